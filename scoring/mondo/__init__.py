@@ -1,0 +1,83 @@
+"""Mondo: islands of landscape tiles (shared/rules/mondo.txt).
+
+Model (:mod:`scoring.mondo.island`, :mod:`scoring.mondo.turn`): :class:`Island`, :class:`Tile`,
+:class:`Area`, :class:`Turn`, :class:`Game`, read and written as DESIGN.md's JSON.
+Scoring (:mod:`scoring.mondo.score`): :func:`analyse_island`, :func:`score_island`,
+:func:`score_turn`, :func:`score_game`, and ``*_to_json`` for the reports.
+"""
+
+from scoring.mondo.island import (
+    LAND,
+    TERRAINS,
+    Area,
+    Component,
+    Island,
+    Tile,
+    island_from_json,
+    island_to_json,
+    make_tile,
+    mirrored_island,
+    rotated_island,
+)
+from scoring.mondo.score import (
+    EdgeProblem,
+    GameScore,
+    IslandAnalysis,
+    Landscape,
+    Misconnection,
+    PlayerScore,
+    Points,
+    TurnScore,
+    analyse_island,
+    game_score_to_json,
+    score_game,
+    score_island,
+    score_turn,
+    turn_score_to_json,
+)
+from scoring.mondo.turn import (
+    Game,
+    PlayerIsland,
+    Turn,
+    game_from_json,
+    game_to_json,
+    single_island_turn,
+    turn_from_json,
+    turn_to_json,
+)
+
+__all__ = [
+    "LAND",
+    "TERRAINS",
+    "Area",
+    "Component",
+    "EdgeProblem",
+    "Game",
+    "GameScore",
+    "Island",
+    "IslandAnalysis",
+    "Landscape",
+    "Misconnection",
+    "PlayerIsland",
+    "PlayerScore",
+    "Points",
+    "Tile",
+    "Turn",
+    "TurnScore",
+    "analyse_island",
+    "game_from_json",
+    "game_score_to_json",
+    "game_to_json",
+    "island_from_json",
+    "island_to_json",
+    "make_tile",
+    "mirrored_island",
+    "rotated_island",
+    "score_game",
+    "score_island",
+    "score_turn",
+    "single_island_turn",
+    "turn_from_json",
+    "turn_score_to_json",
+    "turn_to_json",
+]
