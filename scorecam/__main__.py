@@ -1,0 +1,3 @@
+from scorecam.cli import main
+
+raise SystemExit(main())
