@@ -15,8 +15,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/scorecam score samples/boards/kathrin-peter-turn.json
-	$(BIN)/scorecam score samples/boards/mediterraneo-octopus-example.json
+	$(BIN)/scorecam score samples/boards/*.json
 
 test: $(STAMP)
 	$(BIN)/ruff check .

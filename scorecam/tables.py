@@ -116,9 +116,36 @@ def mediterraneo_sea_table(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+ARROWS = {"N": "^", "E": ">", "S": "v", "W": "<"}
+
+
+def sea_picture(cells: list[dict[str, Any]]) -> str:
+    """The visible cells as a small map: three letters a cell, octopuses with their arrow."""
+    if not cells:
+        return "(no cells)"
+    xs = [c["x"] for c in cells]
+    ys = [c["y"] for c in cells]
+    at = {(c["x"], c["y"]): c for c in cells}
+    rows = [["y\\x"] + [str(x) for x in range(min(xs), max(xs) + 1)]]
+    for y in range(min(ys), max(ys) + 1):
+        row = [str(y)]
+        for x in range(min(xs), max(xs) + 1):
+            cell = at.get((x, y))
+            if cell is None:
+                row.append(".")
+            elif cell["content"] == "octopus":
+                row.append("oc" + ARROWS[cell["points"]])
+            else:
+                row.append("gul" if cell["content"] == "seagull" else cell["content"][:3])
+        rows.append(row)
+    return grid(rows)
+
+
 def mediterraneo_plays_table(report: dict[str, Any]) -> str:
+    cells = report["visible_cells"]
     return (
-        f"All {report['plays']} plays keep the placement rules; {len(report['visible_cells'])} cells visible."
+        f"All {report['plays']} plays keep the placement rules. The sea seen from above "
+        f"({len(cells)} cells):\n\n" + sea_picture(cells)
     )
 
 

@@ -129,3 +129,34 @@ def test_the_console_script_prints_no_traceback(tmp_path):
     assert result.returncode == 3
     assert "Traceback" not in result.stderr
     assert result.stderr.strip() == f"scorecam: {bad}: impossible board: tile #1 lacks 'col', 'edges'"
+
+
+def test_every_sample_board_scores(root, capsys):
+    boards = sorted((root / "samples/boards").glob("*.json"))
+    assert len(boards) >= 7
+    code, out, err = run(capsys, "score", *map(str, boards))
+    assert code == 0 and err == ""
+    assert out.count("== ") == len(boards)
+
+
+def test_game_table_names_the_winner(root, capsys):
+    code, out, _ = run(capsys, "score", str(root / "samples/boards/mondo-game.json"))
+    assert code == 0
+    assert "Total        57     61" in out and "Winner: Peter" in out
+
+
+def test_plays_table_draws_the_visible_sea(root, capsys):
+    code, out, _ = run(capsys, "score", str(root / "samples/boards/mediterraneo-plays.json"))
+    assert code == 0
+    assert "All 4 plays keep the placement rules" in out
+    assert "oc>" in out and "gul" in out
+
+
+def test_an_illegal_play_names_the_play_and_the_rule(root, tmp_path, capsys):
+    data = json.loads((root / "samples/boards/mediterraneo-plays.json").read_text())
+    data["plays"][2]["x"] = 9  # the third card now lies away from the others
+    path = tmp_path / "plays.json"
+    path.write_text(json.dumps(data))
+    code, _, err = run(capsys, "score", str(path))
+    assert code == 3
+    assert "impossible board: play 3 (C3" in err and "overlaps nothing" in err
