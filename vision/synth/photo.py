@@ -1,0 +1,1187 @@
+"""Photo simulator: flat components lying on a table -> a realistic phone photo, with exact corner truth.
+
+Geometry. The table is the world plane Z = 0 in millimetres, x right and y down as seen by the player
+(toward the player), Z pointing into the table (so "up" is -Z). A pinhole phone camera (focal length of a
+26 mm-equivalent main camera, any in-plane rotation, tilt up to 40 degrees) looks at the subject box; a
+piece's printed face lies at the height of its thickness (plus whatever it lies on). Corners are the
+projections of the face's corners, pushed through the same radial lens model (OpenCV's k1, k2) that
+warps the rendered image, so they are exact to well under a pixel. Pixel centres sit at integer
+coordinates (OpenCV convention).
+
+Rendering. Everything is drawn straight into an undistorted image (with a margin for the lens warp):
+the table texture is generated top-down at a resolution near the photo's own and warped in once, every
+piece is warped from its art into its own small region, with its shadow, its cardboard edge and
+anti-aliased rounded corners, clutter objects are small faceted 3D models. One remap applies the lens
+distortion; lighting, depth of field, motion blur, the phone's tone curve and sharpening, and sensor noise
+follow. `PhotoStyle` holds every parameter that sets the look (draw one with `draw_style`, or pin one:
+`PhotoStyle()` is a clean top-down render); `rng` supplies the details (texture, clutter, noise).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from statistics import NormalDist
+
+import cv2
+import numpy as np
+
+from vision.synth import clutter as clutter_mod
+from vision.synth.tables import TABLE_KINDS, draw_table
+
+MAX_LONG_SIDE = 4000  # 4000 x 3000 = 12 MP, a phone's main camera
+_SHIFT = 4  # sub-pixel bits for cv2 drawing
+_ONE = 1 << _SHIFT
+_FULL_FRAME_DIAGONAL_MM = 43.267  # 36 x 24 mm: what "equivalent focal length" refers to
+MIN_DISTANCE_MM = 100.0  # a phone's main camera does not focus closer
+
+
+# ---------------------------------------------------------------------------------------------- values
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A flat component lying on the table."""
+
+    image: np.ndarray  # BGR face, upright: image top = the piece's N side
+    size_mm: tuple[float, float]  # (width, height)
+    center_mm: tuple[float, float]  # on the table plane; x right, y down as seen from the player
+    angle_deg: float = 0.0  # clockwise turn on the table
+    thickness_mm: float = 1.8  # cardboard: its edge shows in tilted views
+    corner_radius_mm: float = 1.5
+    layer: int = 0  # drawing order: higher lies on top (overlapping cards)
+
+
+@dataclass(frozen=True)
+class PhotoStyle:
+    """Every parameter that sets a photo's look. The defaults are a clean render: straight down, even
+    light, no shadows, no blur, no noise, no distortion, plain table, no clutter objects."""
+
+    # Camera.
+    portrait: bool = False
+    focal_equiv_mm: float = 26.0
+    tilt_deg: float = 0.0  # angle of the optical axis from straight down, 0..40
+    tilt_dir_deg: float = 0.0  # direction of the tilt in the image; 0: the image top is farther away
+    roll_deg: float = 0.0  # in-plane rotation: the table's x axis appears turned clockwise by this
+    fill: float = 0.5  # subject box area / frame area, 0.25..0.85
+    offset: tuple[float, float] = (0.0, 0.0)  # subject position in the frame's free space, -1..1
+    k1: float = 0.0  # radial distortion (OpenCV model)
+    k2: float = 0.0
+    # Table and clutter.
+    table: str = "plain"
+    clutter_objects: int = 0  # mugs, dice, pencils, pens, notes near the frame edges
+    # Light.
+    light_azimuth_deg: float = 45.0  # direction toward the light, on the table
+    light_elevation_deg: float = 60.0
+    shadow_strength: float = 0.0  # darkening under a piece's shadow, 0..1
+    shadow_softness_mm: float = 1.0
+    exposure: float = 1.0
+    white_balance: tuple[float, float, float] = (1.0, 1.0, 1.0)  # B, G, R gains
+    gradient: float = 0.0  # strength of a smooth illumination ramp across the frame
+    gradient_angle_deg: float = 0.0
+    vignette: float = 0.0  # darkening at the corners
+    hand_shadow: float = 0.0  # darkening of a hand/phone shadow entering from an edge, 0: none
+    glare: float = 0.0  # strength of a soft specular blob, 0: none
+    # Print.
+    print_jitter: float = 0.0  # per-piece colour variation (brightness, saturation, hue)
+    edge_tone: float = 1.0  # brightness of the cardboard edge
+    paper_grain: float = 0.0  # fine texture of the printed surface (relative amplitude)
+    sheen: float = 0.0  # light reflected off each piece's coating: a gentle ramp across it
+    # Optics, sensor, phone processing.
+    softness_px: float = 0.0  # optical blur sigma, in pixels of a 4000 px photo
+    aperture: float = 0.0  # depth-of-field strength, 0: everything sharp
+    focus_error: float = 0.0  # focus distance off the subject by this fraction (defocus)
+    motion_px: float = 0.0  # motion blur length, in pixels of a 4000 px photo
+    motion_angle_deg: float = 0.0
+    sharpen: float = 0.0  # unsharp-mask amount
+    contrast: float = 0.0  # S-curve strength
+    gamma: float = 1.0
+    saturation: float = 1.0
+    noise: float = 0.0  # luminance noise sigma, grey levels
+    chroma_noise: float = 0.0  # colour blotch noise sigma, grey levels
+
+
+@dataclass(frozen=True)
+class Camera:
+    """A pinhole camera with radial distortion. World (table mm) -> camera: x_c = R @ X + t."""
+
+    size: tuple[int, int]  # image (width, height), px
+    K: np.ndarray
+    R: np.ndarray
+    t: np.ndarray
+    k1: float = 0.0
+    k2: float = 0.0
+
+    @property
+    def center(self) -> np.ndarray:
+        return -self.R.T @ self.t
+
+    def projection(self) -> np.ndarray:
+        """3x4 matrix: world mm (homogeneous) -> undistorted image px (homogeneous)."""
+        return self.K @ np.column_stack([self.R, self.t])
+
+    def homography(self, z_mm: float = 0.0) -> np.ndarray:
+        """Plane Z = z_mm (x, y mm) -> undistorted image px."""
+        return self.K @ np.column_stack([self.R[:, 0], self.R[:, 1], self.R[:, 2] * z_mm + self.t])
+
+    def project(self, xyz: np.ndarray, distort: bool = True) -> np.ndarray:
+        """World points (N, 3) -> image px (N, 2), through the lens unless `distort` is False."""
+        pts = np.asarray(xyz, np.float64).reshape(-1, 3)
+        cam = pts @ self.R.T + self.t
+        uv = (cam[:, :2] / cam[:, 2:3]) * [self.K[0, 0], self.K[1, 1]] + self.K[:2, 2]
+        return self.distort(uv) if distort else uv
+
+    def distort(self, uv: np.ndarray) -> np.ndarray:
+        """Undistorted px -> distorted px."""
+        if self.k1 == 0 and self.k2 == 0:
+            return np.asarray(uv, np.float64)
+        f, c = np.array([self.K[0, 0], self.K[1, 1]]), self.K[:2, 2]
+        x = (np.asarray(uv, np.float64) - c) / f
+        r2 = np.sum(x * x, axis=-1, keepdims=True)
+        return x * (1 + self.k1 * r2 + self.k2 * r2 * r2) * f + c
+
+    def undistort(self, uv: np.ndarray, iterations: int = 12) -> np.ndarray:
+        """Distorted px -> undistorted px (fixed-point inversion; the distortion is small)."""
+        if self.k1 == 0 and self.k2 == 0:
+            return np.asarray(uv, np.float64)
+        f, c = np.array([self.K[0, 0], self.K[1, 1]]), self.K[:2, 2]
+        xd = (np.asarray(uv, np.float64) - c) / f
+        x = xd.copy()
+        for _ in range(iterations):
+            r2 = np.sum(x * x, axis=-1, keepdims=True)
+            x = xd / (1 + self.k1 * r2 + self.k2 * r2 * r2)
+        return x * f + c
+
+    def shifted(self, dx: float, dy: float) -> Camera:
+        """The same camera drawing into a frame whose origin is moved by (-dx, -dy) (a margin)."""
+        K = self.K.copy()
+        K[0, 2] += dx
+        K[1, 2] += dy
+        return replace(self, K=K, size=(self.size[0] + 2 * int(dx), self.size[1] + 2 * int(dy)))
+
+    def to_dict(self) -> dict:
+        return {
+            "model": "pinhole+radial (OpenCV k1, k2); x_cam = R @ X_mm + t; table plane Z = 0, up is -Z",
+            "image_size": [int(self.size[0]), int(self.size[1])],
+            "K": self.K.tolist(),
+            "dist": [float(self.k1), float(self.k2)],
+            "R": self.R.tolist(),
+            "t": self.t.tolist(),
+            "center_mm": self.center.tolist(),
+            "homography": (self.homography() / self.homography()[2, 2]).tolist(),
+        }
+
+
+@dataclass(frozen=True)
+class Shot:
+    """A photograph and its truth."""
+
+    image: np.ndarray  # BGR uint8
+    corners: tuple[np.ndarray, ...]  # per piece (input order): 4x2 float32 image xy of TL, TR, BR, BL
+    homography: np.ndarray  # table mm -> image px before lens distortion (apply camera["dist"] after)
+    camera: dict = field(default_factory=dict)  # camera and style parameters, JSON-ready
+    clutter_corners: tuple[np.ndarray, ...] = ()  # caller's clutter pieces that were placed, same form
+
+
+# ---------------------------------------------------------------------------------------------- styles
+
+
+def draw_style(rng: np.random.Generator) -> PhotoStyle:
+    """A random phone-photo look."""
+    u = rng.random
+    tilt_dir = float(rng.normal(0, 25)) if u() < 0.7 else float(rng.uniform(0, 360))
+    temp = float(rng.normal(0, 0.07))  # white balance: + warm, - cool
+    tint = float(rng.normal(0, 0.025))
+    exposure = float(np.exp(rng.uniform(np.log(0.55), np.log(1.25))))
+    dark = 1.0 / exposure
+    return PhotoStyle(
+        portrait=bool(u() < 0.35),
+        focal_equiv_mm=float(rng.uniform(23, 28)),
+        tilt_deg=float(40 * u() ** 1.2),
+        tilt_dir_deg=tilt_dir,
+        roll_deg=float(rng.uniform(0, 360)),
+        fill=float(rng.uniform(0.27, 0.83)),
+        offset=(float(rng.uniform(-1, 1)), float(rng.uniform(-1, 1))),
+        k1=float(rng.uniform(-0.05, 0.03)),  # what a phone leaves after its own correction
+        k2=float(rng.uniform(-0.01, 0.01)),
+        table=str(rng.choice(TABLE_KINDS, p=[0.3, 0.2, 0.15, 0.2, 0.15])),
+        clutter_objects=int(rng.choice([0, 1, 2, 3, 4], p=[0.25, 0.25, 0.2, 0.15, 0.15])),
+        light_azimuth_deg=float(rng.uniform(0, 360)),
+        light_elevation_deg=float(rng.uniform(25, 85)),
+        shadow_strength=float(rng.uniform(0.15, 0.5)),
+        shadow_softness_mm=float(rng.uniform(0.4, 3.0)),
+        exposure=exposure,
+        white_balance=(1.0 - temp + 0.5 * tint, 1.0 - tint, 1.0 + temp + 0.5 * tint),
+        gradient=float(rng.uniform(0, 0.35)),
+        gradient_angle_deg=float(rng.uniform(0, 360)),
+        vignette=float(rng.uniform(0, 0.45)),
+        hand_shadow=float(rng.uniform(0.2, 0.55)) if u() < 0.3 else 0.0,
+        glare=float(rng.uniform(0.2, 0.6)) if u() < 0.2 else 0.0,
+        print_jitter=float(rng.uniform(0.02, 0.07)),
+        edge_tone=float(rng.uniform(0.8, 1.15)),
+        paper_grain=float(rng.uniform(0.003, 0.012)),
+        sheen=float(rng.uniform(0.0, 0.08)),
+        softness_px=float(rng.uniform(0.5, 1.4)),
+        aperture=float(rng.uniform(0.2, 1.0)),
+        focus_error=float(rng.normal(0, 0.2)) if u() < 0.2 else float(rng.normal(0, 0.02)),
+        motion_px=float(rng.uniform(2, 14)) if u() < 0.15 else 0.0,
+        motion_angle_deg=float(rng.uniform(0, 180)),
+        sharpen=float(rng.uniform(0, 0.9)),
+        contrast=float(rng.uniform(0, 0.3)),
+        gamma=float(rng.uniform(0.85, 1.15)),
+        saturation=float(rng.uniform(0.95, 1.3)),
+        noise=float(rng.uniform(0.6, 2.4) * dark),
+        chroma_noise=float(rng.uniform(0.4, 2.0) * dark),
+    )
+
+
+# ---------------------------------------------------------------------------------------------- camera
+
+
+def _rz(a: float) -> np.ndarray:
+    c, s = math.cos(a), math.sin(a)
+    return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+
+
+def _rx(a: float) -> np.ndarray:
+    c, s = math.cos(a), math.sin(a)
+    return np.array([[1.0, 0.0, 0.0], [0.0, c, -s], [0.0, s, c]])
+
+
+def camera_rotation(tilt_deg: float, tilt_dir_deg: float, roll_deg: float) -> np.ndarray:
+    """World -> camera rotation: straight down turned by `roll_deg` about the optical axis, then tilted by
+    `tilt_deg` toward `tilt_dir_deg` (in the image; 0 tips the image top away)."""
+    t, d, r = (math.radians(v) for v in (tilt_deg, tilt_dir_deg, roll_deg))
+    return _rz(d) @ _rx(-t) @ _rz(-d) @ _rz(r)
+
+
+def _frame_size(long_side: int, portrait: bool) -> tuple[int, int]:
+    short = int(round(long_side * 3 / 4))
+    return (short, long_side) if portrait else (long_side, short)
+
+
+def _box_corners(box: tuple[float, float, float, float]) -> np.ndarray:
+    x0, y0, x1, y1 = box
+    return np.array([[x0, y0, 0.0], [x1, y0, 0.0], [x1, y1, 0.0], [x0, y1, 0.0]])
+
+
+def _edge_points(box: tuple[float, float, float, float], n: int = 9) -> np.ndarray:
+    c = _box_corners(box)
+    t = np.linspace(0, 1, n, endpoint=False)[:, None]
+    return np.vstack([c[i] + t * (c[(i + 1) % 4] - c[i]) for i in range(4)])
+
+
+def _polygon_area(pts: np.ndarray) -> float:
+    return float(cv2.contourArea(np.asarray(pts, np.float32)))
+
+
+def _aim(base: Camera, S: np.ndarray, depth: float, u: np.ndarray) -> Camera:
+    """The camera of `base`'s orientation that sees world point S at pixel u, `depth` mm away."""
+    ray = np.linalg.solve(base.K, np.array([u[0], u[1], 1.0]))
+    return replace(base, t=depth * ray - base.R @ S)
+
+
+def _fill_of(cam: Camera, box: tuple[float, float, float, float]) -> float:
+    corners = _box_corners(box)
+    z = (corners @ cam.R.T + cam.t)[:, 2]
+    if np.any(z <= 1.0):
+        return math.inf
+    return _polygon_area(cam.project(corners, distort=False)) / (cam.size[0] * cam.size[1])
+
+
+def _depth_for_fill(base: Camera, S: np.ndarray, u: np.ndarray, box: tuple, fill: float) -> float:
+    area = (box[2] - box[0]) * (box[3] - box[1])
+    d0 = base.K[0, 0] * math.sqrt(area / (fill * base.size[0] * base.size[1]))
+    lo, hi = math.log(d0 / 8), math.log(d0 * 8)
+    for _ in range(26):  # fill falls as the camera backs away along the ray through u
+        mid = 0.5 * (lo + hi)
+        if _fill_of(_aim(base, S, math.exp(mid), u), box) > fill:
+            lo = mid
+        else:
+            hi = mid
+    return max(math.exp(hi), MIN_DISTANCE_MM)
+
+
+def _inside(cam: Camera, box: tuple, margin: float, top_mm: float = 0.0) -> tuple[bool, np.ndarray]:
+    """Whether the subject box (its edges, on the table and at the pieces' top, through the lens) lies
+    inside the frame by `margin` px."""
+    edge = _edge_points(box)
+    lifted = edge - [0.0, 0.0, top_mm]
+    pts = cam.project(np.vstack([edge, lifted]))
+    w, h = cam.size
+    ok = bool(
+        np.all(pts >= margin) and np.all(pts[:, 0] <= w - 1 - margin) and np.all(pts[:, 1] <= h - 1 - margin)
+    )
+    return ok, pts
+
+
+def frame_subject(
+    style: PhotoStyle, size: tuple[int, int], box: tuple[float, float, float, float], top_mm: float = 0.0
+) -> tuple[Camera, dict]:
+    """Place the camera so that the subject box fills `style.fill` of the frame, wholly inside it, offset
+    within the free space by `style.offset`. When that does not fit, the fill comes down (not below
+    25%), then the roll turns toward the frame's axes; a subject too elongated for 25% of any frame
+    gets less, as does one so small that the camera would come closer than MIN_DISTANCE_MM. `top_mm`
+    is the height of the pieces' faces, which must be in the frame too. Returns the camera and the roll
+    and fill used."""
+    w, h = size
+    f = style.focal_equiv_mm / _FULL_FRAME_DIAGONAL_MM * math.hypot(w, h)
+    K = np.array([[f, 0.0, (w - 1) / 2], [0.0, f, (h - 1) / 2], [0.0, 0.0, 1.0]])
+    S = np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2, 0.0])
+    margin = 0.02 * min(w, h)
+    centre = K[:2, 2].copy()
+
+    def attempt(roll: float, fill: float) -> tuple[Camera, Camera, np.ndarray, np.ndarray, bool]:
+        R = camera_rotation(style.tilt_deg, style.tilt_dir_deg, roll)
+        base = Camera(size, K, R, np.zeros(3), style.k1, style.k2)
+        u = centre.copy()
+        for _ in range(4):  # centre the subject's projected bounding box (perspective moves it)
+            cam = _aim(base, S, _depth_for_fill(base, S, u, box, fill), u)
+            pts = cam.project(_edge_points(box), distort=False)
+            u -= 0.5 * (pts.min(0) + pts.max(0)) - centre
+        cam = _aim(base, S, _depth_for_fill(base, S, u, box, fill), u)
+        ok, pts = _inside(cam, box, margin, top_mm)
+        return cam, base, u, pts, ok
+
+    def plans():
+        fill = float(np.clip(style.fill, 0.25, 0.85))
+        while fill > 0.26:
+            yield style.roll_deg, fill
+            fill = max(0.255, fill * 0.93)
+        for k in range(1, 31):  # turn toward the frame axes, alternately either way, up to 90 degrees
+            for sign in (1, -1):
+                yield style.roll_deg + sign * 3.0 * k, 0.255
+        square = 90.0 * round(style.roll_deg / 90.0)  # last resort: axis-aligned, and smaller
+        fill = 0.25
+        while fill > 1e-4:
+            yield square, fill
+            yield square + 90.0, fill
+            fill *= 0.8
+
+    for roll, fill in plans():
+        cam, base, u, pts, ok = attempt(roll, fill)
+        if ok:
+            break
+    # Move the subject within the free space, keeping its fill.
+    lo, hi = pts.min(0), pts.max(0)
+    slack = np.maximum(np.array([w - 1 - 2 * margin, h - 1 - 2 * margin]) - (hi - lo), 0) / 2
+    want = np.clip(np.asarray(style.offset, np.float64), -1, 1) * slack * 0.95
+    for _ in range(8):
+        u2 = u + want
+        cand = _aim(base, S, _depth_for_fill(base, S, u2, box, fill), u2)
+        if _inside(cand, box, margin, top_mm)[0]:
+            cam = cand
+            break
+        want *= 0.6
+    used = {"roll_deg": float(roll % 360), "fill": float(_fill_of(cam, box))}
+    return cam, used
+
+
+# ---------------------------------------------------------------------------------------------- geometry
+
+
+def _rounded_rect(w: float, h: float, r: float, per_corner: int = 7) -> np.ndarray:
+    """Outline (N, 2) of a rounded rectangle centred at 0, clockwise on screen (y down), mm."""
+    r = float(np.clip(r, 0.0, min(w, h) / 2 - 1e-6))
+    if r <= 0:
+        return np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
+    pts = []
+    for cx, cy, a0 in (
+        (w / 2 - r, -h / 2 + r, -90),
+        (w / 2 - r, h / 2 - r, 0),
+        (-w / 2 + r, h / 2 - r, 90),
+        (-w / 2 + r, -h / 2 + r, 180),
+    ):
+        for a in np.radians(np.linspace(a0, a0 + 90, per_corner)):
+            pts.append((cx + r * math.cos(a), cy + r * math.sin(a)))
+    return np.array(pts)
+
+
+def _piece_to_table(piece: Piece) -> np.ndarray:
+    """3x3 affine: piece-local mm (centre origin, y toward the piece's S side) -> table mm."""
+    a = math.radians(piece.angle_deg)
+    c, s = math.cos(a), math.sin(a)
+    return np.array([[c, -s, piece.center_mm[0]], [s, c, piece.center_mm[1]], [0.0, 0.0, 1.0]])
+
+
+def _apply(A: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    return pts @ A[:2, :2].T + A[:2, 2]
+
+
+def piece_footprint(piece: Piece) -> np.ndarray:
+    """The piece's outline on the table (N, 2) mm."""
+    return _apply(_piece_to_table(piece), _rounded_rect(*piece.size_mm, piece.corner_radius_mm))
+
+
+def piece_corners_mm(piece: Piece) -> np.ndarray:
+    """TL, TR, BR, BL of the upright face, table mm (4, 2)."""
+    w, h = piece.size_mm
+    return _apply(
+        _piece_to_table(piece), np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
+    )
+
+
+def _overlaps(a: np.ndarray, b: np.ndarray, min_area: float = 0.5) -> bool:
+    area, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    return area > min_area
+
+
+def _base_heights(pieces: Sequence[Piece], order: list[int]) -> dict[int, float]:
+    """Height each piece rests at: the top of the highest lower-layer piece under it, else the table."""
+    tops: dict[int, float] = {}
+    base: dict[int, float] = {}
+    prints = {i: piece_footprint(pieces[i]) for i in order}
+    for i in order:
+        b = 0.0
+        for j, top in tops.items():
+            if pieces[j].layer < pieces[i].layer and _overlaps(prints[i], prints[j]):
+                b = max(b, top)
+        base[i] = b
+        tops[i] = b + pieces[i].thickness_mm
+    return base
+
+
+# ---------------------------------------------------------------------------------------------- drawing
+
+
+def _density(cam: Camera, xy: np.ndarray, z: float = 0.0) -> float:
+    """Pixels per mm near table point xy (geometric mean of the two directions)."""
+    p = np.array([[xy[0], xy[1], z], [xy[0] + 1, xy[1], z], [xy[0], xy[1] + 1, z]])
+    q = cam.project(p, distort=False)
+    a, b = q[1] - q[0], q[2] - q[0]
+    return math.sqrt(abs(a[0] * b[1] - a[1] * b[0]))
+
+
+def _roi(pts: np.ndarray, shape: tuple[int, ...], pad: float) -> tuple[int, int, int, int] | None:
+    if not np.all(np.isfinite(pts)):
+        return None
+    x0 = max(0, int(math.floor(pts[:, 0].min() - pad)))
+    y0 = max(0, int(math.floor(pts[:, 1].min() - pad)))
+    x1 = min(shape[1], int(math.ceil(pts[:, 0].max() + pad)) + 1)
+    y1 = min(shape[0], int(math.ceil(pts[:, 1].max() + pad)) + 1)
+    if x1 <= x0 or y1 <= y0:
+        return None
+    return x0, y0, x1, y1
+
+
+def _poly_mask(
+    shape: tuple[int, int], pts: np.ndarray, offset: tuple[float, float], scale: float = 1.0
+) -> np.ndarray:
+    """Anti-aliased 0..1 float32 mask of a convex polygon given in image px (for soft things: shadows)."""
+    m = np.zeros(shape, np.float32)
+    q = np.round(((pts - offset) * scale) * _ONE).astype(np.int32)
+    cv2.fillConvexPoly(m, q, 1.0, cv2.LINE_AA, _SHIFT)
+    return m
+
+
+def coverage(
+    shape: tuple[int, int], poly: np.ndarray, offset: tuple[float, float] = (0.0, 0.0)
+) -> np.ndarray:
+    """Exact-edged 0..1 float32 coverage of a convex polygon (image px, pixel centres at integers).
+
+    cv2's anti-aliased fill grows shapes by half a pixel or more, which would bias every edge of the
+    truth. Here the interior is a plain fill, and only a band along the outline gets its coverage from
+    the signed distance to the polygon, clip(0.5 + d, 0, 1): the area of a pixel inside a straight edge."""
+    pts = np.asarray(poly, np.float64) - offset
+    fixed = np.round(pts * _ONE).astype(np.int32)
+    m = np.zeros(shape, np.uint8)
+    cv2.fillConvexPoly(m, fixed, 1, cv2.LINE_8, _SHIFT)
+    band = np.zeros(shape, np.uint8)
+    cv2.polylines(band, [fixed], True, 1, 5, cv2.LINE_8, _SHIFT)
+    ys, xs = np.nonzero(band)
+    out = m.astype(np.float32)
+    if len(xs) == 0:
+        return out
+    a = pts.astype(np.float32)
+    d = np.roll(a, -1, 0) - a
+    length = np.hypot(d[:, 0], d[:, 1])
+    keep = length > 1e-6
+    a, d, length = a[keep], d[keep], length[keep]
+    # Signed distance to each edge's line; the outline's orientation decides which side is inside.
+    twice_area = float(np.sum(a[:, 0] * np.roll(a[:, 1], -1) - np.roll(a[:, 0], -1) * a[:, 1]))
+    orient = 1.0 if twice_area > 0 else -1.0
+    nx, ny = -d[:, 1] / length * orient, d[:, 0] / length * orient  # inward normals
+    c = -(a[:, 0] * nx + a[:, 1] * ny)
+    dist = xs.astype(np.float32)[:, None] * nx + ys.astype(np.float32)[:, None] * ny + c
+    out[ys, xs] = np.clip(0.5 + dist.min(axis=1), 0.0, 1.0)
+    return out
+
+
+def _darken(img: np.ndarray, poly_px: np.ndarray, strength: float, sigma_px: float) -> None:
+    """Darken img under a blurred polygon (a soft shadow), in place. Drawn at reduced resolution."""
+    if strength <= 0:
+        return
+    roi = _roi(poly_px, img.shape, 3 * sigma_px + 2)
+    if roi is None:
+        return
+    x0, y0, x1, y1 = roi
+    k = float(np.clip(sigma_px / 3, 1.0, 8.0))  # the shadow is smooth: draw it at 1/k resolution
+    sh, sw = max(1, int(math.ceil((y1 - y0) / k))), max(1, int(math.ceil((x1 - x0) / k)))
+    m = _poly_mask((sh, sw), poly_px, (x0 - 0.5 + 0.5 * k, y0 - 0.5 + 0.5 * k), 1 / k)
+    s = max(sigma_px / k, 0.3)
+    m = cv2.GaussianBlur(m, (0, 0), s)
+    m = cv2.resize(m, (x1 - x0, y1 - y0), interpolation=cv2.INTER_LINEAR)
+    gain = 1.0 - strength * m
+    patch = img[y0:y1, x0:x1]
+    patch[:] = cv2.multiply(patch, cv2.merge([gain, gain, gain]), dtype=cv2.CV_8U)
+
+
+def _jitter_print(art: np.ndarray, rng: np.random.Generator, amount: float) -> np.ndarray:
+    """Print run variation: small brightness, saturation and hue shifts of the whole piece."""
+    if amount <= 0:
+        return art
+    hsv = cv2.cvtColor(art, cv2.COLOR_BGR2HSV).astype(np.float32)
+    hsv[..., 0] = np.mod(hsv[..., 0] + rng.normal(0, 6 * amount), 180)
+    hsv[..., 1] *= 1 + rng.normal(0, 1.5 * amount)
+    hsv[..., 2] *= 1 + rng.normal(0, amount)
+    hsv[..., 1:] = np.clip(hsv[..., 1:], 0, 255)
+    return cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)
+
+
+def _edge_colour(piece: Piece, rng: np.random.Generator, tone: float) -> np.ndarray:
+    if piece.thickness_mm < 0.7:  # card stock and paper: a light core
+        c = np.array([214.0, 220.0, 224.0])
+    else:  # grey board or brown board
+        c = np.array([118.0, 142.0, 160.0]) if rng.random() < 0.6 else np.array([128.0, 134.0, 138.0])
+    return c * tone * (1 + rng.normal(0, 0.05))
+
+
+def _surface(face: np.ndarray, rng: np.random.Generator, style: PhotoStyle, px_per_mm: float) -> np.ndarray:
+    """Paper grain (fibres of about 0.15 mm) and a sheen ramp across a warped face patch."""
+    if style.paper_grain <= 0 and style.sheen <= 0:
+        return face
+    h, w = face.shape[:2]
+    gain = np.ones((h, w), np.float32)
+    if style.paper_grain > 0:
+        grain = _GAUSS_LUT[rng.integers(0, 256, (h, w), dtype=np.uint8)]
+        grain = cv2.GaussianBlur(grain, (0, 0), max(0.5, 0.15 * px_per_mm))
+        gain += grain * np.float32(style.paper_grain * 2.0)  # blurring lowers the amplitude; restore it
+    if style.sheen > 0:
+        a = rng.uniform(0, 2 * math.pi)
+        x = (np.arange(w, dtype=np.float32) / max(w - 1, 1) - 0.5)[None, :]
+        y = (np.arange(h, dtype=np.float32) / max(h - 1, 1) - 0.5)[:, None]
+        gain += np.float32(style.sheen * rng.uniform(0.3, 1.0)) * (math.cos(a) * x + math.sin(a) * y + 0.5)
+    return cv2.multiply(face, cv2.merge([gain, gain, gain]), dtype=cv2.CV_8U)
+
+
+def _draw_piece(
+    img: np.ndarray,
+    piece: Piece,
+    base_mm: float,
+    cam: Camera,
+    style: PhotoStyle,
+    light: np.ndarray,
+    rng: np.random.Generator,
+) -> None:
+    """Draw one piece (shadow, cardboard edge, face) into the undistorted image `img`, in place."""
+    art = np.asarray(piece.image)
+    if art.ndim == 2:
+        art = cv2.cvtColor(art, cv2.COLOR_GRAY2BGR)
+    art = art[..., :3]
+    w_mm, h_mm = piece.size_mm
+    top_z = -(base_mm + piece.thickness_mm)
+    T = _piece_to_table(piece)
+    outline = _apply(T, _rounded_rect(w_mm, h_mm, piece.corner_radius_mm))
+    n = len(outline)
+    top3 = np.column_stack([outline, np.full(n, top_z)])
+    bot3 = np.column_stack([outline, np.full(n, -base_mm)])
+    top_px = cam.project(top3, distort=False)
+    bot_px = cam.project(bot3, distort=False)
+    p_local = _density(cam, T[:2, 2], top_z)
+
+    # Shadow on whatever lies below: the outline swept away from the light by the piece's height above
+    # the surface it rests on, softened.
+    up = max(-light[2], 0.15)
+    sweep = -light[:2] / up * piece.thickness_mm
+    shadow_mm = cv2.convexHull(np.vstack([outline, outline + sweep]).astype(np.float32))[:, 0, :]
+    shadow_px = cam.project(np.column_stack([shadow_mm, np.full(len(shadow_mm), -base_mm)]), distort=False)
+    sigma = max(0.6, style.shadow_softness_mm * p_local * (0.5 + 0.3 * piece.thickness_mm))
+    _darken(img, shadow_px, style.shadow_strength * 0.8, sigma)
+
+    hull = cv2.convexHull(np.vstack([top_px, bot_px]).astype(np.float32))[:, 0, :].astype(np.float64)
+    roi = _roi(hull, img.shape, 2)
+    if roi is None:
+        return
+    x0, y0, x1, y1 = roi
+    rh, rw = y1 - y0, x1 - x0
+    patch = img[y0:y1, x0:x1]
+
+    # Cardboard edge: the sides that face the camera, each shaded by the light.
+    centre_cam = cam.center
+    edge = _edge_colour(piece, rng, style.edge_tone)
+    side_img = np.empty((rh, rw, 3), np.uint8)
+    side_img[:] = np.clip(edge * 0.8, 0, 255).astype(np.uint8)
+    d = np.roll(outline, -1, 0) - outline
+    normals = np.column_stack([d[:, 1], -d[:, 0]]) / (np.hypot(d[:, 0], d[:, 1])[:, None] + 1e-12)  # outward
+    mids = outline + 0.5 * d
+    facing = np.einsum("ij,ij->i", normals, centre_cam[:2] - mids) > 0
+    lam = np.clip(normals @ light[:2], 0.0, None)
+    quads = np.stack([top_px, np.roll(top_px, -1, 0), np.roll(bot_px, -1, 0), bot_px], 1) - (x0, y0)
+    quads = np.round(quads * _ONE).astype(np.int32)
+    for i in np.nonzero(facing)[0]:
+        col = np.clip(edge * (0.62 + 0.5 * lam[i]), 0, 255)
+        cv2.fillConvexPoly(side_img, quads[i], tuple(float(c) for c in col), cv2.LINE_8, _SHIFT)
+    side_alpha = coverage((rh, rw), hull, (x0, y0))
+    patch[:] = cv2.blendLinear(side_img, patch, side_alpha, 1.0 - side_alpha)
+
+    # Face: the art at about the local resolution (INTER_AREA first: warping from far more pixels would
+    # alias print detail), with print variation, warped through the face plane's homography.
+    ah, aw = art.shape[:2]
+    c4 = cam.project(np.column_stack([piece_corners_mm(piece), np.full(4, top_z)]), distort=False)
+    sides = np.linalg.norm(c4 - np.roll(c4, -1, 0), axis=1) / [w_mm, h_mm, w_mm, h_mm]
+    need = 1.3 * float(sides.max())  # art px per mm worth keeping: a little above the photo's
+    if aw / w_mm > 1.5 * need and ah / h_mm > 1.5 * need:
+        art = cv2.resize(
+            art, (max(2, round(w_mm * need)), max(2, round(h_mm * need))), interpolation=cv2.INTER_AREA
+        )
+        ah, aw = art.shape[:2]
+    art = _jitter_print(art, rng, style.print_jitter)
+    A = np.array(
+        [
+            [w_mm / aw, 0.0, w_mm / aw / 2 - w_mm / 2],
+            [0.0, h_mm / ah, h_mm / ah / 2 - h_mm / 2],
+            [0.0, 0.0, 1.0],
+        ]
+    )
+    shift = np.array([[1.0, 0.0, -x0], [0.0, 1.0, -y0], [0.0, 0.0, 1.0]])
+    M = shift @ cam.homography(top_z) @ T @ A
+    face = cv2.warpPerspective(art, M, (rw, rh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    face = _surface(face, rng, style, p_local)
+    alpha = coverage((rh, rw), top_px, (x0, y0))
+    patch[:] = cv2.blendLinear(face, patch, alpha, 1.0 - alpha)
+
+
+def _object_shadow_and_draw(
+    img: np.ndarray, obj: clutter_mod.ClutterObject, cam: Camera, view: clutter_mod.View, style: PhotoStyle
+) -> None:
+    poly = clutter_mod.shadow_polygon(obj, view.light)
+    px = cam.project(np.column_stack([poly, np.zeros(len(poly))]), distort=False)
+    p_local = _density(cam, np.asarray(obj.center_mm))
+    sigma = (style.shadow_softness_mm + 0.06 * clutter_mod.height_mm(obj)) * p_local
+    _darken(img, px, min(0.7, style.shadow_strength * 1.3), max(1.0, sigma))
+    clutter_mod.draw_object(img, obj, view)
+
+
+# ---------------------------------------------------------------------------------------------- table
+
+
+def _render_table(cam: Camera, style: PhotoStyle, p_sub: float, rng: np.random.Generator) -> np.ndarray:
+    """The table as the (undistorted, margin-including) camera sees it: generated top-down on a canvas
+    aligned near the image axes at a resolution the budget allows, then warped in."""
+    w, h = cam.size
+    Hm = cam.homography()
+    corners = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float64)
+    back = cv2.perspectiveTransform(corners[None], np.linalg.inv(Hm))[0]  # frame corners on the table, mm
+    ex = back[1] - back[0]
+    angle = math.atan2(ex[1], ex[0]) + math.radians(float(rng.uniform(-25, 25)))
+    c, s = math.cos(angle), math.sin(angle)
+    rot = np.array([[c, s], [-s, c]])  # table -> canvas frame
+    local = back @ rot.T
+    lo, hi = local.min(0), local.max(0)
+    size_mm = hi - lo
+    budget = min(w * h * 0.5, 5.0e6)
+    p = float(min(0.85 * p_sub, math.sqrt(budget / max(size_mm[0] * size_mm[1], 1.0))))
+    cw, ch = int(math.ceil(size_mm[0] * p)) + 2, int(math.ceil(size_mm[1] * p)) + 2
+    canvas = draw_table(rng, (ch, cw), p, style.table)
+    # canvas px -> table mm: x_local = lo + (j, i) / p ; table = rot.T @ x_local
+    S = np.array([[1 / p, 0.0, lo[0]], [0.0, 1 / p, lo[1]], [0.0, 0.0, 1.0]])
+    Rinv = np.eye(3)
+    Rinv[:2, :2] = rot.T
+    M = Hm @ Rinv @ S
+    return cv2.warpPerspective(canvas, M, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+
+
+# ---------------------------------------------------------------------------------------------- clutter
+
+
+def _place_near_edges(
+    rng: np.random.Generator,
+    cam: Camera,
+    radius_mm: float,
+    blocked: list[np.ndarray],
+    make_footprint: Callable[[tuple[float, float], float], np.ndarray],
+    subject_px: np.ndarray,
+    tries: int = 40,
+) -> tuple[tuple[float, float], float, np.ndarray] | None:
+    """Find a spot near a frame edge (possibly running off it) for something of about `radius_mm`,
+    whose footprint (from `make_footprint(center, angle)`) stays 6 mm clear of every polygon in
+    `blocked` (mm) and whose image stays off the subject's. Returns (center, angle, footprint) or None."""
+    w, h = cam.size
+    Hinv = np.linalg.inv(cam.homography())
+    for _ in range(tries):
+        edge = int(rng.integers(4))
+        along = float(rng.uniform(0.05, 0.95))
+        p_guess = _density(
+            cam, cv2.perspectiveTransform(np.array([[[w / 2, h / 2]]], np.float64), Hinv)[0, 0]
+        )
+        r_px = radius_mm * p_guess
+        inset = float(rng.uniform(-0.3, 0.9)) * r_px
+        pt = {
+            0: (along * w, inset),
+            1: (w - 1 - inset, along * h),
+            2: (along * w, h - 1 - inset),
+            3: (inset, along * h),
+        }[edge]
+        center = cv2.perspectiveTransform(np.array([[pt]], np.float64), Hinv)[0, 0]
+        angle = float(rng.uniform(0, 360))
+        fp = make_footprint((float(center[0]), float(center[1])), angle)
+        grown = cv2.convexHull(
+            np.vstack([fp + d for d in ((-6, -6), (6, -6), (6, 6), (-6, 6))]).astype(np.float32)
+        )[:, 0, :]
+        if any(_overlaps(grown, b, 0.0) for b in blocked):
+            continue
+        fp_px = cam.project(np.column_stack([fp, np.zeros(len(fp))]), distort=False)
+        if _overlaps(cv2.convexHull(fp_px.astype(np.float32))[:, 0, :], subject_px, 0.0):
+            continue
+        return (float(center[0]), float(center[1])), angle, fp
+    return None
+
+
+# ---------------------------------------------------------------------------------------------- optics
+
+
+def _lens_maps(cam: Camera, render: Camera, step: int = 15) -> tuple[np.ndarray, np.ndarray]:
+    """Remap maps: for each final (distorted) pixel, where to read in the undistorted render. Computed on a
+    coarse grid and interpolated (the map is a smooth polynomial; the error is far below a pixel)."""
+    w, h = cam.size
+    gx = np.arange(0, w + 2 * step, step, dtype=np.float64)
+    gy = np.arange(0, h + 2 * step, step, dtype=np.float64)
+    uv = np.stack(np.meshgrid(gx, gy), -1).reshape(-1, 2)
+    src = cam.undistort(uv) + (render.K[:2, 2] - cam.K[:2, 2])
+    mx = src[:, 0].reshape(len(gy), len(gx)).astype(np.float32)
+    my = src[:, 1].reshape(len(gy), len(gx)).astype(np.float32)
+    # cv2.resize by an integer factor puts input node k at output (k + 0.5) * step - 0.5; with an odd
+    # step, node k (which belongs at pixel k * step) lands at output k * step + (step - 1) / 2: a slice.
+    big = (len(gx) * step, len(gy) * step)
+    off = (step - 1) // 2
+    mx = cv2.resize(mx, big, interpolation=cv2.INTER_LINEAR)[off : off + h, off : off + w]
+    my = cv2.resize(my, big, interpolation=cv2.INTER_LINEAR)[off : off + h, off : off + w]
+    return mx, my  # row-strided views: cv2 takes them as they are
+
+
+def _blur_levels(img: np.ndarray, sigma_map: np.ndarray) -> np.ndarray:
+    """Spatially varying Gaussian blur: blurred copies at sigmas 0, 0.7, 1.4, 2.8, ... px, blended by the
+    per-pixel sigma. `sigma_map` is small (it is smooth) and is interpolated to the image. Each stronger
+    level is computed only over the region that needs it (usually the far side of a tilted view)."""
+    h, w = img.shape[:2]
+    smin, smax = float(sigma_map.min()), float(sigma_map.max())
+    if smax < 0.3:
+        return img
+    if smax - smin < 0.6:  # nearly uniform: one blur looks the same
+        return _gauss(img, 0.5 * (smin + smax))
+    levels = [0.0, 0.7] if smin < 0.35 else [smin]
+    while levels[-1] < smax:
+        levels.append(levels[-1] * 2)
+    small = np.interp(sigma_map, levels, np.arange(len(levels))).astype(np.float32)
+    first = int(math.floor(float(small.min())))
+    out = img.copy() if first == 0 else _gauss(img, levels[first])
+    index = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+    sh, sw = small.shape
+    for i in range(first + 1, len(levels)):
+        ys, xs = np.nonzero(small > i - 1 - 0.5)  # half a level of slack: the map is interpolated
+        if len(xs) == 0:
+            break
+        x0, x1 = max(0, int((xs.min() - 1) * w / sw)), min(w, int((xs.max() + 2) * w / sw))
+        y0, y1 = max(0, int((ys.min() - 1) * h / sh)), min(h, int((ys.max() + 2) * h / sh))
+        pad = int(3 * levels[i]) + 2
+        px0, py0, px1, py1 = max(0, x0 - pad), max(0, y0 - pad), min(w, x1 + pad), min(h, y1 + pad)
+        blurred = _gauss(img[py0:py1, px0:px1], levels[i])[y0 - py0 : y1 - py0, x0 - px0 : x1 - px0]
+        t = np.clip(index[y0:y1, x0:x1] - (i - 1), 0.0, 1.0)
+        out[y0:y1, x0:x1] = cv2.blendLinear(blurred, out[y0:y1, x0:x1], t, 1.0 - t)
+    return out
+
+
+def _gauss(img: np.ndarray, sigma: float) -> np.ndarray:
+    """Gaussian blur; large sigmas are computed at reduced size (same look, a fraction of the time)."""
+    h, w = img.shape[:2]
+    k = 1
+    while sigma / k > 5 and min(h, w) // (2 * k) > 16:
+        k *= 2
+    if k == 1:
+        return cv2.GaussianBlur(img, (0, 0), sigma)
+    small = cv2.resize(img, (w // k, h // k), interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (0, 0), math.sqrt(max(sigma**2 - (0.5 * k) ** 2, 0.25)) / k)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def _motion_blur(img: np.ndarray, length: float, angle_deg: float) -> np.ndarray:
+    """Linear motion blur: turn the image so the motion is horizontal, box-blur rows, turn back."""
+    if length < 1.5:
+        return img
+    h, w = img.shape[:2]
+    a = math.radians(angle_deg)
+    cw = int(abs(w * math.cos(a)) + abs(h * math.sin(a))) + 4
+    ch = int(abs(w * math.sin(a)) + abs(h * math.cos(a))) + 4
+    M = cv2.getRotationMatrix2D(((w - 1) / 2, (h - 1) / 2), angle_deg, 1.0)
+    M[:, 2] += ((cw - w) / 2, (ch - h) / 2)
+    turned = cv2.warpAffine(img, M, (cw, ch), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    k = max(2, int(round(length)))
+    turned = cv2.blur(turned, (k, 1), borderType=cv2.BORDER_REFLECT)
+    return cv2.warpAffine(
+        turned, M, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REFLECT
+    )
+
+
+def _depth_blur_map(cam: Camera, style: PhotoStyle, focus_depth: float, scale: float) -> np.ndarray:
+    """Per-pixel blur sigma (px) at 1/16 size: optical softness plus depth of field. 1/depth of the table
+    plane is affine in the image, so it is cheap to evaluate."""
+    w, h = cam.size
+    sw, sh = max(2, w // 16), max(2, h // 16)
+    xs = (np.arange(sw) + 0.5) * w / sw
+    ys = (np.arange(sh) + 0.5) * h / sh
+    uv = np.stack(np.meshgrid(xs, ys), -1).reshape(-1, 2)
+    rays = np.column_stack([uv, np.ones(len(uv))]) @ np.linalg.inv(cam.K).T @ cam.R  # world directions
+    C = cam.center
+    lam = -C[2] / np.where(np.abs(rays[:, 2]) > 1e-9, rays[:, 2], 1e-9)  # hits Z = 0
+    depth = lam * (rays @ cam.R[2])  # along the optical axis
+    depth = np.where(lam > 0, depth, 1e6).reshape(sh, sw)
+    # Blur circle ~ f_mm * f_px / N * |1/s - 1/d| for a phone main camera (f ~ 6 mm, f/1.8); as sigma.
+    f_px = cam.K[0, 0]
+    coef = 6.0 * f_px / 1.8 * 0.4 * style.aperture
+    s = focus_depth * (1.0 + style.focus_error)
+    dof = coef * np.abs(1.0 / s - 1.0 / depth)
+    soft = style.softness_px * scale
+    return np.sqrt(dof**2 + soft**2).astype(np.float32)
+
+
+# ---------------------------------------------------------------------------------------------- light & sensor
+
+
+def _lighting(img: np.ndarray, style: PhotoStyle, rng: np.random.Generator) -> np.ndarray:
+    """Gain field (gradient, vignetting, hand shadow, white balance, exposure), then glare; uint8 in and
+    out. The fields are smooth, so they are built at 1/8 size."""
+    h, w = img.shape[:2]
+    sw, sh = max(8, w // 8), max(8, h // 8)
+    x = (np.arange(sw, dtype=np.float32) + 0.5) / sw * 2 - 1
+    y = (np.arange(sh, dtype=np.float32)[:, None] + 0.5) / sh * 2 - 1
+    aspect = h / w
+    a = math.radians(style.gradient_angle_deg)
+    ramp = math.cos(a) * x + math.sin(a) * y * aspect
+    gain = 1.0 + style.gradient * np.tanh(1.2 * ramp) / math.tanh(1.2)
+    gain = gain + 0.04 * style.gradient * _smooth((sh, sw), rng, 4)
+    r2 = (x**2 + (y * aspect) ** 2) / (1 + aspect**2)
+    gain = gain * (1.0 - style.vignette * (0.7 * r2 + 0.3 * r2 * r2))
+    gain = np.broadcast_to(gain, (sh, sw)).astype(np.float32)
+    gains = [gain * (style.exposure * wb) for wb in style.white_balance]
+    if style.hand_shadow > 0:
+        mask = _hand_mask((sh, sw), rng)
+        for c, tint in enumerate((0.85, 0.95, 1.0)):  # the shadow is lit by bluer ambient light
+            gains[c] = gains[c] * (1.0 - style.hand_shadow * tint * mask)
+    small = cv2.merge(gains)
+    if np.all(np.abs(small - 1.0) < 1e-6):
+        out = img
+    else:
+        out = cv2.multiply(img, cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR), dtype=cv2.CV_8U)
+    if style.glare > 0:
+        cx, cy = rng.uniform(0.1, 0.9) * sw, rng.uniform(0.1, 0.9) * sh
+        sx, sy = rng.uniform(0.04, 0.18) * sw, rng.uniform(0.04, 0.18) * sw
+        th = rng.uniform(0, math.pi)
+        xx, yy = np.meshgrid(np.arange(sw) - cx, np.arange(sh) - cy)
+        u = (math.cos(th) * xx + math.sin(th) * yy) / sx
+        v = (-math.sin(th) * xx + math.cos(th) * yy) / sy
+        blob = np.exp(-0.5 * (u * u + v * v)) + 0.6 * np.exp(-2.5 * (u * u + v * v))
+        add = np.clip(style.glare * 200 * blob, 0, 255).astype(np.uint8)
+        add = cv2.resize(add, (w, h), interpolation=cv2.INTER_LINEAR)
+        out = cv2.add(out, cv2.cvtColor(add, cv2.COLOR_GRAY2BGR))  # white light: washes colour out
+    return out
+
+
+def _smooth(shape: tuple[int, int], rng: np.random.Generator, cells: int) -> np.ndarray:
+    g = rng.standard_normal((cells + 2, cells + 2)).astype(np.float32)
+    return cv2.resize(g, (shape[1], shape[0]), interpolation=cv2.INTER_CUBIC)
+
+
+def _hand_mask(shape: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
+    """A blurred forearm-and-hand (or phone) silhouette entering from a frame edge, 0..1."""
+    sh, sw = shape
+    m = np.zeros(shape, np.float32)
+    edge = int(rng.integers(4))
+    along = rng.uniform(0.15, 0.85)
+    start = {0: (along * sw, -5), 1: (sw + 5, along * sh), 2: (along * sw, sh + 5), 3: (-5, along * sh)}[edge]
+    inward = {0: (0, 1), 1: (-1, 0), 2: (0, -1), 3: (1, 0)}[edge]
+    ang = math.atan2(inward[1], inward[0]) + rng.normal(0, 0.35)
+    d = np.array([math.cos(ang), math.sin(ang)])
+    n = np.array([-d[1], d[0]])
+    size = min(sh, sw)
+    reach = rng.uniform(0.25, 0.6) * size
+    width = rng.uniform(0.12, 0.22) * size
+    p0 = np.array(start)
+    p1 = p0 + d * reach
+    if rng.random() < 0.7:  # forearm and hand
+        arm = np.array([p0 + n * width / 2, p1 + n * width / 2, p1 - n * width / 2, p0 - n * width / 2])
+        cv2.fillConvexPoly(m, np.round(arm * _ONE).astype(np.int32), 1.0, cv2.LINE_AA, _SHIFT)
+        hand = p1 + d * width * 0.5
+        ax = (int(width * 0.75 * _ONE), int(width * 0.55 * _ONE))
+        cv2.ellipse(
+            m,
+            (int(hand[0] * _ONE), int(hand[1] * _ONE)),
+            ax,
+            math.degrees(ang),
+            0,
+            360,
+            1.0,
+            -1,
+            cv2.LINE_AA,
+            _SHIFT,
+        )
+        for k in range(4):  # fingers
+            tip = hand + d * width * rng.uniform(0.8, 1.15) + n * width * (k - 1.5) * 0.3
+            base = hand + n * width * (k - 1.5) * 0.3
+            cv2.line(
+                m,
+                (int(base[0] * _ONE), int(base[1] * _ONE)),
+                (int(tip[0] * _ONE), int(tip[1] * _ONE)),
+                1.0,
+                max(1, int(width * 0.18)),
+                cv2.LINE_AA,
+                _SHIFT,
+            )
+    else:  # the phone itself, held high: a rounded slab
+        ph = np.array(
+            [p0 + n * width * 0.4, p1 + n * width * 0.4, p1 - n * width * 0.4, p0 - n * width * 0.4]
+        )
+        cv2.fillConvexPoly(m, np.round(ph * _ONE).astype(np.int32), 1.0, cv2.LINE_AA, _SHIFT)
+    return cv2.GaussianBlur(m, (0, 0), rng.uniform(0.03, 0.08) * size)
+
+
+def _tone_lut(style: PhotoStyle) -> np.ndarray:
+    """The phone's tone curve as a 256-entry LUT: gamma and an S-curve around mid grey."""
+    x = np.arange(256, dtype=np.float64) / 255.0
+    y = x ** (1.0 / style.gamma)
+    s = 0.5 - 0.5 * np.cos(np.pi * y)  # smooth S with the same end points
+    y = (1 - style.contrast) * y + style.contrast * s
+    return np.clip(np.round(y * 255), 0, 255).astype(np.uint8)
+
+
+_GAUSS_LUT = np.array([NormalDist().inv_cdf((k + 0.5) / 256) for k in range(256)], np.float32)
+
+
+def _add_noise(img: np.ndarray, style: PhotoStyle, rng: np.random.Generator) -> np.ndarray:
+    """Luminance grain (per pixel) plus chroma blotches (low resolution), as a phone leaves them after
+    its own denoising; uint8 in and out. Gaussian values come from random bytes through an inverse-CDF
+    table: fast, deterministic, and the tails (beyond 2.9 sigma) hardly matter for grain."""
+    h, w = img.shape[:2]
+    out = img
+    if style.noise > 0:
+        lut = np.clip(np.round(128 + style.noise * _GAUSS_LUT), 0, 255).astype(np.uint8)
+        lum = cv2.LUT(rng.integers(0, 256, (h, w), dtype=np.uint8), lut)
+        out = cv2.addWeighted(out, 1.0, cv2.cvtColor(lum, cv2.COLOR_GRAY2BGR), 1.0, -128.0)
+    if style.chroma_noise > 0:
+        k = 4
+        sh, sw = max(1, h // k), max(1, w // k)
+        ch = _GAUSS_LUT[rng.integers(0, 256, (sh, sw, 3), dtype=np.uint8)] * np.float32(style.chroma_noise)
+        ch -= ch.mean(axis=2, keepdims=True)  # colour only
+        ch = cv2.GaussianBlur(ch, (0, 0), 0.7)
+        ch = np.clip(ch + 128.0, 0, 255).astype(np.uint8)
+        out = cv2.addWeighted(out, 1.0, cv2.resize(ch, (w, h), interpolation=cv2.INTER_LINEAR), 1.0, -128.0)
+    return out
+
+
+def _saturate(img: np.ndarray, s: float) -> np.ndarray:
+    if abs(s - 1.0) < 1e-3:
+        return img
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    return cv2.addWeighted(img, s, cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR), 1.0 - s, 0.0)
+
+
+def _sharpen(img: np.ndarray, amount: float, scale: float) -> np.ndarray:
+    if amount <= 0.02:
+        return img
+    blur = cv2.GaussianBlur(img, (0, 0), max(0.6, 1.2 * scale))
+    return cv2.addWeighted(img, 1.0 + amount, blur, -amount, 0.0)
+
+
+# ---------------------------------------------------------------------------------------------- photograph
+
+
+def _subject_box(pieces: Sequence[Piece]) -> tuple[float, float, float, float]:
+    pts = np.vstack([piece_footprint(p) for p in pieces])
+    lo, hi = pts.min(0), pts.max(0)
+    return float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])
+
+
+def photograph(
+    pieces: Sequence[Piece],
+    rng: np.random.Generator,
+    *,
+    subject_mm: tuple[float, float, float, float] | None = None,
+    clutter: Sequence[Piece] = (),
+    long_side_px: int = 4000,
+    style: PhotoStyle | None = None,
+) -> Shot:
+    """Photograph `pieces` lying on a table. The camera frames `subject_mm` (x0, y0, x1, y1; default: the
+    pieces' bounding box). `clutter` pieces are laid near the frame edges by this function (their
+    center_mm and angle_deg are ignored), clear of the subject box; with `style.clutter_objects` mugs,
+    dice, pencils, pens and notes join them. Deterministic for a given rng state."""
+    if not pieces:
+        raise ValueError("photograph needs at least one piece")
+    if not 64 <= long_side_px <= MAX_LONG_SIDE:
+        raise ValueError(f"long_side_px must be in 64..{MAX_LONG_SIDE}, got {long_side_px}")
+    if style is None:
+        style = draw_style(rng)
+    box = subject_mm if subject_mm is not None else _subject_box(pieces)
+    if box[2] <= box[0] or box[3] <= box[1]:
+        raise ValueError(f"subject box must have positive size, got {box}")
+    # Independent streams, so that changing one part (say, the table) does not reshuffle the others.
+    seeds = rng.integers(0, 2**63, 5)
+    r_table, r_pieces, r_clutter, r_light, r_noise = (np.random.default_rng(int(s)) for s in seeds)
+
+    size = _frame_size(long_side_px, style.portrait)
+    layers = 1 + max(p.layer for p in pieces) - min(p.layer for p in pieces)
+    stack_mm = max(p.thickness_mm for p in pieces) * layers  # how high the faces may lie, at most
+    cam, used = frame_subject(style, size, box, stack_mm)
+    scale = long_side_px / MAX_LONG_SIDE
+
+    # Undistorted render frame, with a margin wherever the lens pulls pixels from outside the frame.
+    w, h = size
+    border = np.vstack(
+        [np.stack([np.linspace(0, w - 1, 64), np.full(64, y)], 1) for y in (0, h - 1)]
+        + [np.stack([np.full(64, x), np.linspace(0, h - 1, 64)], 1) for x in (0, w - 1)]
+    )
+    und = cam.undistort(border)
+    mx = int(math.ceil(max(0.0, -und[:, 0].min(), und[:, 0].max() - (w - 1)))) + 2 if cam.k1 or cam.k2 else 0
+    my = int(math.ceil(max(0.0, -und[:, 1].min(), und[:, 1].max() - (h - 1)))) + 2 if cam.k1 or cam.k2 else 0
+    rcam = cam.shifted(mx, my)
+
+    S = np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2])
+    p_sub = _density(cam, S)
+    img = _render_table(rcam, style, p_sub, r_table)
+
+    az, el = math.radians(style.light_azimuth_deg), math.radians(style.light_elevation_deg)
+    light = np.array([math.cos(el) * math.cos(az), math.cos(el) * math.sin(az), -math.sin(el)])
+    view = clutter_mod.View(rcam.projection(), rcam.center, light)
+
+    # Clutter: caller's loose pieces and notes (flat) and 3D objects, near the edges, clear of the subject.
+    blocked = [np.array([[box[0], box[1]], [box[2], box[1]], [box[2], box[3]], [box[0], box[3]]], np.float64)]
+    blocked += [piece_footprint(p) for p in pieces]
+    subject_px = cv2.convexHull(cam.project(_box_corners(box), distort=False).astype(np.float32))[:, 0, :]
+    placed_info: list[dict] = []  # what went where, for the truth JSON
+    flat: list[Piece] = []
+    flat_from_caller: list[int] = []
+    for k, cp in enumerate(clutter):
+        r = 0.5 * math.hypot(*cp.size_mm)
+        spot = _place_near_edges(
+            r_clutter,
+            cam,
+            r,
+            blocked,
+            lambda c, a, cp=cp: piece_footprint(replace(cp, center_mm=c, angle_deg=a)),
+            subject_px,
+        )
+        if spot is None:
+            continue
+        center, angle, fp = spot
+        flat.append(replace(cp, center_mm=center, angle_deg=angle, layer=-1))
+        placed_info.append({"kind": "piece", "index": k, "footprint_mm": fp.tolist()})
+        flat_from_caller.append(k)
+        blocked.append(fp)
+    objects: list[clutter_mod.ClutterObject] = []
+    height = float(-cam.center[2])
+    for _ in range(style.clutter_objects):
+        kind = clutter_mod.CLUTTER_KINDS[int(r_clutter.integers(len(clutter_mod.CLUTTER_KINDS)))]
+        if kind == "mug" and height < 3.2 * 105:  # a close-up camera would sit inside the mug's reach
+            kind = "die"
+        if kind == "note":
+            nsize = clutter_mod.random_note_size(r_clutter)
+            note = Piece(np.zeros((2, 2, 3), np.uint8), nsize, (0.0, 0.0), 0.0, 0.1, 0.5, -2)
+            spot = _place_near_edges(
+                r_clutter,
+                cam,
+                0.5 * math.hypot(*nsize),
+                blocked,
+                lambda c, a, n=note: piece_footprint(replace(n, center_mm=c, angle_deg=a)),
+                subject_px,
+            )
+            if spot is None:
+                continue
+            art = clutter_mod.note_image(r_clutter, nsize, p_sub)
+            flat.append(replace(note, image=art, center_mm=spot[0], angle_deg=spot[1]))
+            placed_info.append({"kind": "note", "footprint_mm": spot[2].tolist()})
+            blocked.append(spot[2])
+            continue
+        obj = clutter_mod.random_object(r_clutter, kind)
+        spot = _place_near_edges(
+            r_clutter,
+            cam,
+            clutter_mod.radius_mm(obj),
+            blocked,
+            lambda c, a, o=obj: clutter_mod.footprint(clutter_mod.placed(o, c, a)),
+            subject_px,
+        )
+        if spot is None:
+            continue
+        obj = clutter_mod.placed(obj, spot[0], spot[1])
+        # Tall objects lean in a tilted view: keep their whole image off the subject too.
+        fp = clutter_mod.footprint(obj)
+        body = np.vstack(
+            [np.column_stack([fp, np.full(len(fp), z)]) for z in (0.0, -clutter_mod.height_mm(obj))]
+        )
+        body_px = cv2.convexHull(cam.project(body, distort=False).astype(np.float32))[:, 0, :]
+        if _overlaps(body_px, subject_px, 0.0):
+            continue
+        objects.append(obj)
+        placed_info.append({"kind": kind, "footprint_mm": spot[2].tolist()})
+        blocked.append(spot[2])
+
+    # Flat things: clutter first (lowest), then the pieces by layer; each lies on what is under it.
+    everything = flat + list(pieces)
+    order = sorted(range(len(everything)), key=lambda i: (everything[i].layer, i))
+    bases = _base_heights(everything, order)
+    for i in order:
+        _draw_piece(img, everything[i], bases[i], rcam, style, light, r_pieces)
+    # Standing objects last, far ones first (their shadows may fall over the board).
+    objects.sort(key=lambda o: -float(np.linalg.norm(np.asarray(o.center_mm) - cam.center[:2])))
+    for obj in objects:
+        _object_shadow_and_draw(img, obj, rcam, view, style)
+
+    # Lens: one remap from the undistorted render.
+    if mx or my:
+        map_x, map_y = _lens_maps(cam, rcam)
+        img = cv2.remap(img, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+
+    # Optics: softness + depth of field (focused on the subject), then motion blur.
+    focus_depth = float((cam.R @ np.array([S[0], S[1], 0.0]) + cam.t)[2])
+    img = _blur_levels(img, _depth_blur_map(cam, style, focus_depth, scale))
+    img = _motion_blur(img, style.motion_px * scale, style.motion_angle_deg)
+
+    # Light and sensor noise, then the phone's processing: tone curve, saturation, sharpening (which
+    # also sharpens the grain, as on a phone).
+    img = _lighting(img, style, r_light)
+    img = _add_noise(img, style, r_noise)
+    img = cv2.LUT(img, _tone_lut(style))
+    img = _saturate(img, style.saturation)
+    img = _sharpen(img, style.sharpen, scale)
+
+    def corners_of(piece: Piece, base: float) -> np.ndarray:
+        xy = piece_corners_mm(piece)
+        return cam.project(np.column_stack([xy, np.full(4, -(base + piece.thickness_mm))])).astype(np.float32)
+
+    n_flat = len(flat)
+    corners = tuple(corners_of(p, bases[n_flat + i]) for i, p in enumerate(pieces))
+    clutter_corners = tuple(corners_of(flat[j], bases[j]) for j in range(len(flat_from_caller)))
+    info = cam.to_dict()
+    info.update(
+        {
+            "tilt_deg": float(math.degrees(math.acos(np.clip(cam.R[2, 2], -1, 1)))),
+            "roll_deg": used["roll_deg"],
+            "subject_fill": used["fill"],
+            "subject_mm": [float(v) for v in box],
+            "focal_equiv_mm": float(style.focal_equiv_mm),
+            "height_mm": height,
+            "clutter": placed_info,
+            "style": {k: (list(v) if isinstance(v, tuple) else v) for k, v in vars(style).items()},
+        }
+    )
+    return Shot(
+        np.ascontiguousarray(img), corners, cam.homography() / cam.homography()[2, 2], info, clutter_corners
+    )
+
+
+def encode_jpeg(image: np.ndarray, rng: np.random.Generator) -> bytes:
+    """JPEG bytes at a quality drawn from 60..95 (phones and messengers re-compress)."""
+    quality = int(rng.integers(60, 96))
+    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:
+        raise ValueError("JPEG encoding failed")
+    return buf.tobytes()
