@@ -1,0 +1,125 @@
+"""Random Mondo islands built from a tile catalog, the way players build them at the table.
+
+A :class:`PlacedTile` says which catalog face lies in which cell, turned how; :func:`island_of`
+turns a layout into the scoring engine's :class:`~scoring.mondo.Island`, so the truth of every
+simulated photo is the engine's own reading of the layout. The catalog is a parameter: any edition
+in the kit manifest format works.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from scoring.mondo import Area, Component, Island, Tile
+from scoring.sides import SIDES, turned_clockwise
+
+# What kind of island a scene shows, and how often (the simulator's mix).
+ISLAND_KINDS: dict[str, float] = {"complete": 0.45, "empty": 0.2, "misconnections": 0.25, "invalid": 0.1}
+
+
+@dataclass(frozen=True)
+class PlacedTile:
+    component: str  # catalog id
+    face: str  # "front" or "back"
+    rotation: int  # degrees clockwise: 0, 90, 180, 270
+    row: int
+    col: int
+
+
+def turned_face(face: dict, rotation: int) -> tuple[dict[str, str], list[tuple[str, tuple[str, ...]]]]:
+    """Edges and areas of a catalog face turned clockwise by ``rotation`` degrees."""
+    q = rotation // 90
+    edges = {turned_clockwise(side, q): terrain for side, terrain in face["edges"].items()}
+    areas = [
+        (a["terrain"], tuple(s for s in SIDES if s in {turned_clockwise(x, q) for x in a["sides"]}))
+        for a in face["areas"]
+    ]
+    return edges, areas
+
+
+def tile_of(placed: PlacedTile, catalog: dict) -> Tile:
+    """The engine's tile for a catalog face lying in a cell."""
+    face = component_by_id(catalog, placed.component)["faces"][placed.face]
+    edges, areas = turned_face(face, placed.rotation)
+    return Tile(
+        placed.row,
+        placed.col,
+        tuple(edges[s] for s in SIDES),  # type: ignore[arg-type]
+        tuple(Area(t, s) for t, s in areas),
+        int(face["animals"]),
+        int(face["volcanoes"]),
+        Component(placed.component, placed.face, placed.rotation),
+    )
+
+
+def island_of(layout: list[PlacedTile], catalog: dict, grid: int) -> Island:
+    tiles = sorted((tile_of(p, catalog) for p in layout), key=lambda t: t.cell)
+    return Island(grid, tuple(tiles))
+
+
+def component_by_id(catalog: dict, component_id: str) -> dict:
+    index = catalog.get("_by_id")
+    if index is None:
+        index = {c["id"]: c for c in catalog["components"]}
+        catalog["_by_id"] = index
+    return index[component_id]
+
+
+def _wanted(row: int, col: int, grid: int, side: str) -> str:
+    """ "water" for an outer side, "land" for an inward one."""
+    outer = {"N": row == 0, "S": row == grid - 1, "W": col == 0, "E": col == grid - 1}[side]
+    return "water" if outer else "land"
+
+
+def random_layout(catalog: dict, rng: np.random.Generator, grid: int, kind: str) -> list[PlacedTile]:
+    """A layout of ``kind`` (see ISLAND_KINDS) using each physical tile at most once.
+
+    Cells are filled in reading order; each takes a face and turn drawn with weights that favour
+    water outside, land inside and terrains that match the neighbours already placed, as a player
+    would. "misconnections" cares less about matching; "invalid" breaks the water rule once;
+    "empty" leaves 1 to 3 cells free (the rulebook allows it when the timer runs out).
+    """
+    match_weight = {"misconnections": 0.6}.get(kind, 3.0)
+    broken_cell = int(rng.integers(grid * grid)) if kind == "invalid" else -1
+    used: set[str] = set()
+    placed: dict[tuple[int, int], tuple[dict[str, str], PlacedTile]] = {}
+    candidates = [
+        (c["id"], face, rotation, turned_face(c["faces"][face], rotation)[0])
+        for c in catalog["components"]
+        for face in ("front", "back")
+        for rotation in (0, 90, 180, 270)
+    ]
+    for row in range(grid):
+        for col in range(grid):
+            ids, weights, options = [], [], []
+            for cid, face, rotation, edges in candidates:
+                if cid in used:
+                    continue
+                fit = 0.0
+                for side in SIDES:
+                    want = _wanted(row, col, grid, side)
+                    ok = (edges[side] == "water") == (want == "water")
+                    fit += 8.0 if ok else 0.0
+                fit -= 1.5 if face == "back" else 0.0  # backs are rarely useful
+                for side, (dr, dc) in (("N", (-1, 0)), ("W", (0, -1))):
+                    neighbour = placed.get((row + dr, col + dc))
+                    if neighbour is not None:
+                        opposite = "S" if side == "N" else "E"
+                        fit += match_weight if neighbour[0][opposite] == edges[side] else 0.0
+                if row * grid + col == broken_cell:
+                    fit = -fit  # deliberately the worst fit
+                ids.append(cid)
+                weights.append(fit)
+                options.append((face, rotation, edges))
+            w = np.exp(np.array(weights) - max(weights))
+            pick = int(rng.choice(len(ids), p=w / w.sum()))
+            face, rotation, edges = options[pick]
+            used.add(ids[pick])
+            placed[(row, col)] = (edges, PlacedTile(ids[pick], face, rotation, row, col))
+    layout = [p for _, p in placed.values()]
+    if kind == "empty":
+        for _ in range(int(rng.integers(1, 4))):
+            layout.pop(int(rng.integers(len(layout))))
+    return layout
