@@ -1,0 +1,50 @@
+"""Plane geometry shared by the readers and the simulator's truth: quads, homographies, cell crops.
+
+Quads are 4x2 float32 arrays of image xy in the order top-left, top-right, bottom-right, bottom-left
+(the NW, NE, SE, SW corners of a cell in the rectified view).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+# A cell crop shows this much of the neighbouring cells around the cell itself (fraction of a
+# cell), so a reading survives a few pixels of grid error and sees both sides of every edge.
+CROP_MARGIN = 0.12
+
+
+def unit_square(margin: float = 0.0) -> np.ndarray:
+    lo, hi = -margin, 1.0 + margin
+    return np.array([[lo, lo], [hi, lo], [hi, hi], [lo, hi]], np.float32)
+
+
+def grid_cell_quads(grid_quad: np.ndarray, grid: int) -> np.ndarray:
+    """The (grid*grid, 4, 2) cell quads of a grid whose outer corners are ``grid_quad``.
+
+    Cells are in reading order (row by row); the grid is projective, so perspective is kept.
+    """
+    h = cv2.getPerspectiveTransform(unit_square(), grid_quad.astype(np.float32))
+    quads = []
+    for row in range(grid):
+        for col in range(grid):
+            corners = (unit_square() + np.array([col, row], np.float32)) / grid
+            quads.append(cv2.perspectiveTransform(corners[None], h)[0])
+    return np.array(quads, np.float32)
+
+
+def crop_quads(image: np.ndarray, quads: np.ndarray, size: int, margin: float = CROP_MARGIN) -> np.ndarray:
+    """Each quad warped to a ``size`` x ``size`` upright crop, with ``margin`` of context around it.
+
+    Bilinear sampling: the caller brings the image to roughly the crop's scale first (readers
+    decode photos at reduced size), so no crop is shrunk by much more than 2.
+    """
+    out = np.empty((len(quads), size, size, 3), np.uint8)
+    # the crop's own corners, placed so that the quad itself spans the middle of the crop
+    inner = (unit_square() + margin) / (1.0 + 2.0 * margin) * size
+    for i, quad in enumerate(quads):
+        h = cv2.getPerspectiveTransform(quad.astype(np.float32), inner.astype(np.float32))
+        out[i] = cv2.warpPerspective(
+            image, h, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        )
+    return out
