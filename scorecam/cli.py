@@ -127,7 +127,7 @@ def run_synth(args: argparse.Namespace) -> int:
     )
     if args.contact_sheet:
         args.contact_sheet.parent.mkdir(parents=True, exist_ok=True)
-        if not cv2.imwrite(str(args.contact_sheet), contact_sheet(photos)):
+        if not cv2.imwrite(str(args.contact_sheet), contact_sheet(photos), [cv2.IMWRITE_JPEG_QUALITY, 85]):
             raise InputError(str(args.contact_sheet), "cannot write an image there (use .jpg or .png)")
         print(f"contact sheet: {args.contact_sheet}")
     return Exit.SCORED
