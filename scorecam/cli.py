@@ -7,10 +7,12 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from scorecam import __version__
 from scorecam.errors import Exit, InputError
 from scorecam.inputs import score_board_file
+from scorecam.photos import is_photo
 from scorecam.progress import Progress
 from scorecam.tables import report_table
 
@@ -19,20 +21,30 @@ GAMES = ("mondo", "mediterraneo")
 DESCRIPTION = """\
 Photograph the table, get the score.
 
-scorecam scores tabletop games by their rulebooks: Mondo islands, turns and games, and
-Mediterráneo seas, play sequences and matches. A board is a JSON file (formats in README.md); fix a
-misread tile in it and score it again.
+scorecam reads a photo of a finished Mondo island and scores it by the rulebook, with a picture
+that shows why. It also scores boards written as JSON (Mondo islands, turns and games;
+Mediterráneo seas, play sequences and matches): the board a photo was read as can be fixed by
+hand and scored again.
 """
 
 EPILOG = """\
 examples:
+  scorecam score samples/mondo/mondo-s9900-00000.jpg --annotate island.png
   scorecam score samples/boards/kathrin-peter-turn.json
-  scorecam score --json my-island.json
+  scorecam turn --first Kathrin Kathrin=k.jpg Peter=p.jpg
+  scorecam batch photos/ --out results.csv
   scorecam kit mondo --out mondo-kit
-  scorecam synth mediterraneo --n 16 --seed 7 --out photos --contact-sheet sheet.jpg
+  scorecam synth mondo --n 500 --seed 9001 --out heldout && scorecam eval heldout
 
 exit codes: 0 scored, 1 some inputs failed (batch), 2 usage, 3 unreadable input, 4 no board found
 """
+
+
+def positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -47,14 +59,71 @@ def build_parser() -> argparse.ArgumentParser:
 
     score = commands.add_parser(
         "score",
-        help="score boards: islands, turns, games, seas, play sequences, matches",
-        description="Score each FILE and print a table per file (or the reports as JSON).",
+        help="score photos of Mondo islands, or board files of any kind",
+        description="Score each FILE: a photo of one Mondo island, or a board JSON file (island, turn, "
+        "game, sea, plays, match). Prints a table per file, or the reports as JSON.",
     )
-    score.add_argument("files", nargs="+", type=Path, metavar="FILE", help="a board JSON file")
+    score.add_argument("files", nargs="+", type=Path, metavar="FILE", help="a photo or a board JSON file")
     score.add_argument(
         "--json", action="store_true", help="print the score reports as JSON (DESIGN.md format)"
     )
+    score.add_argument(
+        "--annotate",
+        type=Path,
+        metavar="PNG",
+        help="write the annotated picture (a folder for several photos)",
+    )
+    score.add_argument(
+        "--grid", type=int, choices=(3, 4), help="the island's grid size, when detection needs help"
+    )
+    score.add_argument(
+        "--no-catalog", action="store_true", help="read tiles head by head, without the kit's catalog"
+    )
     score.set_defaults(run=run_score)
+
+    turn = commands.add_parser(
+        "turn",
+        help="score a turn: several players' islands, volcano majority, first-out bonus",
+        description="Score one turn of Mondo: every PLAYER=FILE (a photo or an island JSON) together.",
+    )
+    turn.add_argument("players", nargs="+", metavar="NAME=FILE", help="a player's name and island")
+    turn.add_argument("--first", metavar="NAME", help="the player who jumped out first (+4)")
+    turn.add_argument("--json", action="store_true", help="print the report as JSON")
+    turn.add_argument(
+        "--annotate", type=Path, metavar="DIR", help="write each player's annotated picture into DIR"
+    )
+    turn.add_argument("--grid", type=int, choices=(3, 4), help="the islands' grid size")
+    turn.set_defaults(run=run_turn)
+
+    batch = commands.add_parser(
+        "batch",
+        help="score a whole folder of photos into CSV and JSON lines",
+        description="Score every photo and board under DIR. A sub-folder with several photos is one turn "
+        "(players named after the files; a first.txt naming a player gives the first-out bonus). "
+        "Failures are recorded with their reason; the exit code is 1 if any input failed.",
+    )
+    batch.add_argument("folder", type=Path, metavar="DIR")
+    batch.add_argument("--out", type=Path, required=True, metavar="CSV", help="results table")
+    batch.add_argument(
+        "--jsonl",
+        type=Path,
+        metavar="FILE",
+        help="full reports, one JSON per line (default: CSV name .jsonl)",
+    )
+    batch.add_argument("--grid", type=int, choices=(3, 4), help="the islands' grid size")
+    batch.set_defaults(run=run_batch)
+
+    evaluate = commands.add_parser(
+        "eval",
+        help="measure the photo reader on simulated photos with truth",
+        description="Read every Mondo photo under DIR that has a truth JSON beside it (scorecam synth "
+        "writes them) and report islands found, per-head accuracy, islands read exactly, exact "
+        "scores (with and without the catalog) and the median time per photo.",
+    )
+    evaluate.add_argument("folder", type=Path, metavar="DIR")
+    evaluate.add_argument("--json", type=Path, metavar="FILE", help="also write the figures as JSON")
+    evaluate.add_argument("--limit", type=positive_int, help="only the first N photos")
+    evaluate.set_defaults(run=run_eval)
 
     kit = commands.add_parser(
         "kit",
@@ -92,11 +161,155 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
-    return value
+def fail(error: InputError) -> None:
+    print(f"scorecam: {error}", file=sys.stderr)
+
+
+def _annotation_path(target: Path, photo: Path, several: bool) -> Path:
+    if several or target.is_dir():
+        target.mkdir(parents=True, exist_ok=True)
+        return target / f"{photo.stem}-annotated.png"
+    return target
+
+
+def write_annotation(target: Path, photo_island, player: dict[str, Any]) -> Path:
+    """Draw the reading on the photo, decoded at a size a person looks at, and write it."""
+    import cv2
+
+    from scorecam.annotate import annotate_island
+    from vision.photo_io import read_photo
+
+    view = read_photo(photo_island.path, min_long_side=1600)
+    quads = photo_island.reading.cell_quads / view.scale
+    picture = annotate_island(view.image, photo_island.island, quads, player, photo_island.reading.flags)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if not cv2.imwrite(str(target), picture):
+        raise InputError(str(target), "cannot write an image there (use .png or .jpg)", Exit.USAGE)
+    return target
+
+
+def print_photo_report(report: dict[str, Any]) -> None:
+    print(report_table(report))
+    for flag in report.get("flags", []):
+        print(f"  {flag}")
+    t = report.get("timing_ms", {})
+    if t:
+        print(
+            f"read in {t['total']:.0f} ms (decode {t['decode']:.0f}, locate {t['locate']:.0f}, tiles {t['model']:.0f})"
+        )
+
+
+def run_score(args: argparse.Namespace) -> int:
+    reports = []
+    code = Exit.SCORED
+    several = len(args.files) > 1
+    for path in args.files:
+        try:
+            if is_photo(path):
+                from scorecam.photos import score_photo_file
+
+                report, photo = score_photo_file(path, grid=args.grid, use_catalog=not args.no_catalog)
+                if args.annotate:
+                    written = write_annotation(
+                        _annotation_path(args.annotate, path, several), photo, report["players"][0]
+                    )
+                    report["annotated"] = str(written)
+            else:
+                report = score_board_file(path)
+        except InputError as error:
+            fail(error)
+            code = max(code, error.code)
+            continue
+        reports.append(report)
+        if not args.json:
+            if several:
+                print(f"== {path}")
+            print_photo_report(report) if "source" in report else print(report_table(report))
+            if "annotated" in report:
+                print(f"annotated picture: {report['annotated']}")
+            print()
+    if args.json and reports:
+        print(json.dumps(reports[0] if not several else reports, indent=2, ensure_ascii=False))
+    return code
+
+
+def run_turn(args: argparse.Namespace) -> int:
+    from scorecam.photos import read_island_photo
+    from scoring.mondo import PlayerIsland, Turn, score_turn, turn_score_to_json
+    from scoring.mondo.island import island_from_json
+
+    entries = []
+    for spec in args.players:
+        name, sep, file = spec.partition("=")
+        if not sep or not name or not file:
+            print(f"scorecam: turn: {spec!r} is not NAME=FILE", file=sys.stderr)
+            return Exit.USAGE
+        entries.append((name, Path(file)))
+    names = [n for n, _ in entries]
+    if args.first and args.first not in names:
+        print(
+            f"scorecam: turn: --first {args.first!r} is not one of the players ({', '.join(names)})",
+            file=sys.stderr,
+        )
+        return Exit.USAGE
+    players, photos, flags = [], {}, []
+    for name, path in entries:
+        if is_photo(path):
+            photo = read_island_photo(path, grid=args.grid)  # an InputError ends the turn: main() reports it
+            island = photo.island
+            photos[name] = photo
+            flags += [f"{name}: {f}" for f in photo.reading.flags]
+        else:
+            from scorecam.inputs import read_json
+            from scoring.errors import BoardFormatError
+
+            try:
+                island = island_from_json(read_json(path))
+            except BoardFormatError as error:
+                raise InputError(str(path), f"impossible island: {error}") from None
+        players.append(PlayerIsland(name, island, name == args.first))
+    report = turn_score_to_json(score_turn(Turn(tuple(players))))
+    report["source"] = {name: str(path) for name, path in entries}
+    report["flags"] = flags
+    if args.annotate:
+        for player in report["players"]:
+            if player["name"] in photos:
+                write_annotation(
+                    args.annotate / f"{player['name']}-annotated.png", photos[player["name"]], player
+                )
+    if args.json:
+        print(json.dumps(report, indent=2, ensure_ascii=False))
+    else:
+        print(report_table(report))
+        for flag in flags:
+            print(f"  {flag}")
+    return Exit.SCORED
+
+
+def run_batch(args: argparse.Namespace) -> int:
+    from scorecam.batch import run_batch as batch
+
+    if not args.folder.is_dir():
+        raise InputError(str(args.folder), "not a folder", Exit.USAGE)
+    scored, failed = batch(args.folder, args.out, args.jsonl, args.grid)
+    jsonl = args.jsonl or args.out.with_suffix(".jsonl")
+    print(f"scored {scored} player(s), {failed} input(s) failed; results in {args.out} and {jsonl}")
+    return Exit.SOME_FAILED if failed else Exit.SCORED
+
+
+def run_eval(args: argparse.Namespace) -> int:
+    from scorecam.evaluate import eval_table, evaluate
+
+    try:
+        result = evaluate(args.folder, limit=args.limit)
+    except ValueError as error:
+        raise InputError(
+            str(args.folder), str(error).replace(f" under {args.folder}", ""), Exit.NO_BOARD
+        ) from None
+    print(eval_table(result))
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=1) + "\n")
+    return Exit.SCORED
 
 
 def run_kit(args: argparse.Namespace) -> int:
@@ -131,31 +344,6 @@ def run_synth(args: argparse.Namespace) -> int:
             raise InputError(str(args.contact_sheet), "cannot write an image there (use .jpg or .png)")
         print(f"contact sheet: {args.contact_sheet}")
     return Exit.SCORED
-
-
-def fail(error: InputError) -> None:
-    print(f"scorecam: {error}", file=sys.stderr)
-
-
-def run_score(args: argparse.Namespace) -> int:
-    reports = []
-    code = Exit.SCORED
-    for path in args.files:
-        try:
-            report = score_board_file(path)
-        except InputError as error:
-            fail(error)
-            code = max(code, error.code)
-            continue
-        reports.append(report)
-        if not args.json:
-            if len(args.files) > 1 or reports[:-1]:
-                print(f"== {path}")
-            print(report_table(report))
-            print()
-    if args.json and reports:
-        print(json.dumps(reports[0] if len(args.files) == 1 else reports, indent=2, ensure_ascii=False))
-    return code
 
 
 def main(argv: Sequence[str] | None = None) -> int:

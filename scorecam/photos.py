@@ -1,0 +1,98 @@
+"""Scoring photos: read an island from a photo file and score it like a board file.
+
+The report of a photo is the board's report plus ``source``, ``board`` (what was read: fix it and
+score it again), ``flags`` (cells to check) and ``timing_ms`` (DESIGN.md, "Score reports").
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from scorecam.errors import Exit, InputError
+from scoring.mondo import Island, island_to_json
+from vision.errors import PhotoError
+
+BOARD_SUFFIXES = {".json"}
+PHOTO_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff"}
+EXIT_FOR = {"unreadable": Exit.UNREADABLE, "no_board": Exit.NO_BOARD, "several_boards": Exit.NO_BOARD}
+
+
+def is_photo(path: Path) -> bool:
+    """Photos by their suffix; a file with another suffix is a photo unless it starts like JSON."""
+    suffix = path.suffix.lower()
+    if suffix in PHOTO_SUFFIXES:
+        return True
+    if suffix in BOARD_SUFFIXES or not path.is_file():
+        return False  # the board reader says what is wrong with a folder or a missing file
+    try:
+        with path.open("rb") as file:
+            start = file.read(64).lstrip()
+    except OSError:
+        return False
+    return not start.startswith((b"{", b"["))
+
+
+@dataclass(frozen=True)
+class PhotoIsland:
+    """An island read from a photo, with what the report and the annotated picture need."""
+
+    path: Path
+    island: Island
+    reading: Any  # vision.mondo.reader.IslandReading, in full-photo pixels
+    timing_ms: dict[str, float]
+
+
+def read_island_photo(path: Path, *, grid: int | None = None, use_catalog: bool = True) -> PhotoIsland:
+    # Imported here so that scoring board files never loads the vision stack (and its models).
+    import numpy as np
+
+    from vision.mondo.reader import IslandReading, read_island
+    from vision.photo_io import read_photo
+
+    start = time.perf_counter()
+    try:
+        photo = read_photo(path)
+        decode_ms = (time.perf_counter() - start) * 1000
+        reading = read_island(photo.image, grid=grid, use_catalog=use_catalog)
+    except PhotoError as error:
+        raise InputError(str(path), error.reason, EXIT_FOR[error.kind]) from None
+    scale = np.float32(photo.scale)
+    full = IslandReading(
+        reading.island,
+        reading.flags,
+        reading.cells,
+        reading.grid,
+        reading.quad * scale,
+        reading.cell_quads * scale,
+        reading.timing_ms,
+    )
+    timing = {"decode": decode_ms, **reading.timing_ms}
+    return PhotoIsland(path, reading.island, full, timing)
+
+
+def photo_additions(photo: PhotoIsland, score_ms: float) -> dict[str, Any]:
+    timing = {k: round(v, 1) for k, v in photo.timing_ms.items()}
+    timing["score"] = round(score_ms, 1)
+    timing["total"] = round(sum(photo.timing_ms.values()) + score_ms, 1)
+    return {
+        "source": str(photo.path),
+        "board": island_to_json(photo.island),
+        "flags": list(photo.reading.flags),
+        "timing_ms": timing,
+    }
+
+
+def score_photo_file(
+    path: Path, *, grid: int | None = None, use_catalog: bool = True
+) -> tuple[dict, PhotoIsland]:
+    """The report of one island photo, scored alone as a turn of one player named after the file."""
+    from scoring.mondo import score_turn, single_island_turn, turn_score_to_json
+
+    photo = read_island_photo(path, grid=grid, use_catalog=use_catalog)
+    start = time.perf_counter()
+    report = turn_score_to_json(score_turn(single_island_turn(path.stem, photo.island)))
+    score_ms = (time.perf_counter() - start) * 1000
+    return report | photo_additions(photo, score_ms), photo
