@@ -3,8 +3,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+TRAIN_STAMP := $(VENV)/.installed-train
 
-.PHONY: setup demo test test-slow lint clean samples kits contact-sheets bench-synth
+.PHONY: setup demo test test-slow lint clean samples kits contact-sheets bench-synth model-mondo eval-mondo bench-read
 
 setup: $(STAMP)
 
@@ -14,15 +15,20 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
+$(TRAIN_STAMP): $(STAMP)
+	$(BIN)/pip install --quiet -e '.[test,train]'
+	touch $(TRAIN_STAMP)
+
 demo: $(STAMP)
+	$(BIN)/scorecam score samples/mondo/*.jpg --annotate out/annotated
 	$(BIN)/scorecam score samples/boards/*.json
 
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/pytest
 
-test-slow: $(STAMP)
-	$(BIN)/pytest -m slow
+test-slow: $(TRAIN_STAMP)
+	$(BIN)/pytest -m "slow or train"
 
 # The committed sample photos: held-out seeds (>= 9000 are never used in training).
 samples: $(STAMP)
@@ -45,6 +51,20 @@ contact-sheets: $(STAMP)
 # Simulator speed: whole photos per second at 12 MP and at training size, and crops per minute.
 bench-synth: $(STAMP)
 	$(BIN)/python -m vision.synth.bench_synth
+
+# Train the Mondo models from simulator output (fixed seeds < 9000) and export them to models/.
+model-mondo: $(TRAIN_STAMP)
+	$(BIN)/python -m vision.training.train_locator --out models/mondo-locator.onnx
+	$(BIN)/python -m vision.training.train_mondo_tiles --out models/mondo-tiles.onnx
+
+# The figures of models/README.md: 500 held-out 12 MP photos (seed 9001, never used in training).
+eval-mondo: $(STAMP)
+	$(BIN)/scorecam synth mondo --n 500 --seed 9001 --out build/heldout-mondo --jobs 2
+	$(BIN)/scorecam eval build/heldout-mondo --json build/eval-mondo.json
+
+# Whole-photo reading time and its ratio to decoding the same 12 MP photo with OpenCV.
+bench-read: $(STAMP)
+	$(BIN)/python -m vision.mondo.bench_read
 
 lint: $(STAMP)
 	$(BIN)/ruff check --fix .

@@ -183,24 +183,31 @@ def rotated_island(island: Island, quarter_turns: int = 1) -> Island:
     result = island
     for _ in range(quarter_turns % 4):
         n = result.grid
-        result = _remapped(result, lambda r, c, n=n: (c, n - 1 - r), lambda s: turned_clockwise(s))
+        result = _remapped(result, lambda r, c, n=n: (c, n - 1 - r), lambda s: turned_clockwise(s), turn=90)
     return result
 
 
 def mirrored_island(island: Island) -> Island:
     """The island mirrored left to right (not a legal move at the table, but scores the same)."""
     n = island.grid
-    return _remapped(island, lambda r, c: (r, n - 1 - c), mirrored_left_right)
+    return _remapped(island, lambda r, c: (r, n - 1 - c), mirrored_left_right, turn=None)
 
 
-def _remapped(island: Island, move_cell, move_side) -> Island:
+def _remapped(island: Island, move_cell, move_side, turn: int | None) -> Island:
+    """Tiles moved and their sides renamed; a turn keeps each tile's component (turned along),
+    a mirror drops it (no physical tile is a mirror image)."""
     tiles = []
     for tile in island.tiles:
         row, col = move_cell(tile.row, tile.col)
         edges = {move_side(side): tile.edge(side) for side in SIDES}
         areas = tuple(Area(a.terrain, _ordered_sides(move_side(s) for s in a.sides)) for a in tile.areas)
+        component = None
+        if tile.component is not None and turn is not None:
+            component = replace(tile.component, rotation=(tile.component.rotation + turn) % 360)
         tiles.append(
-            replace(tile, row=row, col=col, edges=tuple(edges[s] for s in SIDES), areas=areas, component=None)
+            replace(
+                tile, row=row, col=col, edges=tuple(edges[s] for s in SIDES), areas=areas, component=component
+            )
         )
     return Island(island.grid, tuple(sorted(tiles, key=lambda t: t.cell)))
 

@@ -1,0 +1,104 @@
+"""Island locator on simulated photos (held-out seeds): grid size, outer corners, no island, two islands."""
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.mondo.bench_locate import corner_errors
+from vision.mondo.locate import locate_islands
+from vision.synth.catalog import load_catalog
+from vision.synth.clutter import note_image
+from vision.synth.mondo_art import render_mondo_face
+from vision.synth.mondo_island import component_by_id, random_layout
+from vision.synth.photo import Piece, draw_style, photograph
+from vision.synth.scenes import TILE_MM, TILE_THICKNESS_MM, camera_from_dict, mondo_scene, project_mm
+
+LONG_SIDE = 1200
+TOL = 0.1  # cells: the bench's "found"
+PITCH_MM = 52.0
+
+
+@pytest.fixture(scope="module")
+def catalog():
+    return load_catalog("mondo")
+
+
+def _photo(scene):
+    return cv2.imdecode(np.frombuffer(scene.jpeg, np.uint8), cv2.IMREAD_COLOR)
+
+
+def _scene(catalog, seed, grid, kind):
+    return mondo_scene(np.random.default_rng([seed]), catalog, long_side_px=LONG_SIDE, grid=grid, kind=kind)
+
+
+def _assert_found(result, truth_quad, grid):
+    assert result.islands, "no island found"
+    island = result.islands[0]
+    assert island.grid == grid
+    assert corner_errors(island.quad, np.asarray(truth_quad), grid).max() <= TOL
+    assert island.cell_quads.shape == (grid * grid, 4, 2)
+    assert 0.0 <= island.score <= 1.0
+
+
+@pytest.mark.parametrize(("seed", "grid"), [(9501, 3), (9502, 4)])
+def test_complete_island_with_loose_tiles_about(catalog, seed, grid):
+    scene = _scene(catalog, seed, grid, "complete")
+    assert scene.truth["scene"]["loose_tiles"] >= 1  # the seed is chosen to have some
+    result = locate_islands(_photo(scene))
+    _assert_found(result, scene.truth["island_quad"], grid)
+    assert len(result.islands) == 1
+    assert result.islands[0].tiles_seen >= grid * grid - 1
+
+
+def test_island_with_an_empty_corner_cell(catalog):
+    scene = _scene(catalog, 9503, 3, "empty")
+    occupied = {(t["row"], t["col"]) for t in scene.truth["tiles"]}
+    assert {(0, 0), (0, 2), (2, 0), (2, 2)} - occupied  # the seed is chosen to leave a corner empty
+    result = locate_islands(_photo(scene))
+    _assert_found(result, scene.truth["island_quad"], 3)
+
+
+def test_forced_grid_is_kept(catalog):
+    scene = _scene(catalog, 9502, 4, "complete")
+    result = locate_islands(_photo(scene), grid=4)
+    _assert_found(result, scene.truth["island_quad"], 4)
+    with pytest.raises(ValueError):
+        locate_islands(_photo(scene), grid=5)
+
+
+def test_empty_table_with_a_loose_tile_has_no_island(catalog):
+    rng = np.random.default_rng([9510])
+    note = Piece(note_image(rng, (100.0, 148.0), 4.0), (100.0, 148.0), (0.0, 0.0), 12.0, 0.1, 0.5)
+    face = catalog["components"][5]["faces"]["front"]
+    tile = Piece(render_mondo_face(face, 4.0), (TILE_MM, TILE_MM), (0.0, 0.0), 0.0, TILE_THICKNESS_MM)
+    shot = photograph([note], rng, subject_mm=(-150, -150, 150, 150), clutter=[tile], long_side_px=LONG_SIDE)
+    assert locate_islands(shot.image).islands == ()
+
+
+def _island_pieces(catalog, rng, grid, origin, px_per_mm):
+    """Pieces of a hand-built island whose grid's top-left corner lies at `origin` (mm); its outline."""
+    layout = random_layout(catalog, rng, grid, "complete")
+    pieces = []
+    for placed in layout:
+        face = component_by_id(catalog, placed.component)["faces"][placed.face]
+        image = np.ascontiguousarray(np.rot90(render_mondo_face(face, px_per_mm), k=-(placed.rotation // 90)))
+        centre = (origin[0] + (placed.col + 0.5) * PITCH_MM, origin[1] + (placed.row + 0.5) * PITCH_MM)
+        pieces.append(Piece(image, (TILE_MM, TILE_MM), centre, float(rng.normal(0, 1)), TILE_THICKNESS_MM))
+    x0, y0, span = origin[0], origin[1], grid * PITCH_MM
+    return pieces, np.array([[x0, y0], [x0 + span, y0], [x0 + span, y0 + span], [x0, y0 + span]], float)
+
+
+def test_two_islands_are_both_reported(catalog):
+    rng = np.random.default_rng([9520])
+    first, outline1 = _island_pieces(catalog, rng, 3, (0.0, 0.0), 3.0)
+    second, outline2 = _island_pieces(catalog, rng, 3, (3 * PITCH_MM + 70.0, 10.0), 3.0)
+    style = draw_style(rng)
+    shot = photograph(first + second, rng, long_side_px=LONG_SIDE, style=style)
+    camera = camera_from_dict(shot.camera)
+    truths = [project_mm(camera, o, TILE_THICKNESS_MM) for o in (outline1, outline2)]
+    result = locate_islands(shot.image)
+    assert len(result.islands) == 2
+    for truth in truths:
+        errors = [corner_errors(island.quad, truth, 3).max() for island in result.islands]
+        assert min(errors) <= TOL
+    assert all(island.grid == 3 for island in result.islands)

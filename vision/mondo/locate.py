@@ -1,0 +1,867 @@
+"""Find Mondo islands in a photo: their outline as a projective quad, their grid size and cell quads.
+
+A tiny segmentation net (models/mondo-locator.onnx, see models/README.md) maps a picture to two
+maps at half its resolution: the island's *occupied cells* (a gapless region: the seams between
+tiles are filled in, loose tiles are left out) and a blob at every tile's centre. The rest is
+classical geometry, in two passes:
+
+1. Find. The photo at ~320 px long side -> maps. Every connected region of occupied cells with at
+   least 3 tile centres is a candidate. A lattice is fitted to its centres (guesses from the
+   region's hull cut down to 4 sides, and from local steps between neighbouring centres; the guess
+   that puts most centres on a compact lattice wins), tile centres outside the region that sit on
+   the lattice join it (an island tile whose neighbours are all empty looks loose to the net), and
+   the occupied lattice points give the grid's extent and size (3 or 4; `grid` forces it).
+2. Refine. The photo is rectified onto the found grid (plus a margin) at 256 px, where every
+   cell has the same size whatever the tilt, and the net runs again; its centres are fitted to a
+   lattice afresh and relabelled to agree with pass 1 (so pass 1 may be off by a fair part of a
+   cell). One least-squares homography from the tile centres at their lattice points *and* the
+   outline points along the grid's 4 outer lines (both constraints are linear in the image ->
+   lattice map, so one eigenproblem solves them) is then polished by a few Levenberg-Marquardt
+   steps that also ask the grid to be square on the table as a phone camera sees it: the outline
+   settles the corners, the centres keep a notch of empty cells honest, and the camera keeps an
+   empty corner cell, which only extrapolation reaches, from tilting with the hand-placed tiles.
+
+Lattice guesses are also checked against that camera: a sheared labelling of few centres fits a
+homography as well as the true one, but no camera sees a square grid that way.
+
+The net's input size, normalization and output layout come from the model's ONNX metadata.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+import onnxruntime as ort
+
+from vision.geometry import grid_cell_quads
+
+MODEL_PATH = Path(__file__).resolve().parents[2] / "models" / "mondo-locator.onnx"
+GRIDS = (3, 4)
+
+PEAK_MIN = 0.3  # a tile-centre peak counts from this probability
+CELLS_MIN = 0.5  # occupied-cells threshold
+MIN_CENTRES = 3  # an island shows at least this many tile centres on one lattice
+LATTICE_TOL = 0.3  # a centre farther than this (cells) from its lattice point is not on it
+REACH_TOL = 0.45  # ... while refitting once the lattice is known (extrapolation is worst at the rim)
+ADOPT_TOL = 0.2  # ... for a tile outside the island's region (loose tiles lie off the lattice)
+SIDE_WEIGHT = 3.0  # the outline along one cell's side weighs as much as this many tile centres
+LINE_BAND = 0.2  # outline points within this (cells) of an outer grid line are on it
+UPSAMPLE = 4  # the cells map is upsampled this much before tracing its outline
+MAX_SKEW = 0.25  # cos of the angle between the grid's axes on the table, at most (true grids: < 0.05)
+MAX_ASPECT = 1.3  # ratio of the lengths of the grid's axes on the table, at most (true grids: < 1.05)
+MAX_SHIFT = 1.0  # cells: the refined outline may move this far from the first one, no farther
+AGAIN_SHIFT = 0.15  # cells: a refinement that moved a corner this far is refined once more
+FOCAL_RATIO = 25.5 / 43.27  # a phone's main camera: 23-28 mm equivalent over the 36x24 mm diagonal
+CAMERA_PRIOR = 10.0  # weight of "square grid, seen by that camera" against the data (cells)
+MAX_LINE_POINTS = 400  # outline points in the final fit, at most
+
+
+@dataclass(frozen=True, eq=False)  # eq=False: numpy fields
+class FoundIsland:
+    quad: np.ndarray  # 4x2 float32 image px, TL TR BR BL (clockwise on screen)
+    grid: int
+    cell_quads: np.ndarray  # (grid*grid, 4, 2) float32, reading order
+    tiles_seen: int
+    score: float  # 0..1
+
+
+@dataclass(frozen=True, eq=False)
+class LocateResult:
+    islands: tuple[FoundIsland, ...]  # largest first; empty when none
+    timing_ms: dict[str, float]
+
+
+@dataclass(frozen=True, eq=False)
+class LocatorModel:
+    session: ort.InferenceSession
+    meta: dict
+
+
+@lru_cache(maxsize=2)
+def load_locator(path: str = str(MODEL_PATH)) -> LocatorModel:
+    """The ONNX session (one thread: the reader runs one photo a core) and its "scorecam" metadata."""
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = 1
+    opts.inter_op_num_threads = 1
+    session = ort.InferenceSession(path, opts, providers=["CPUExecutionProvider"])
+    meta = json.loads(session.get_modelmeta().custom_metadata_map["scorecam"])
+    if meta.get("task") != "mondo-locator":
+        raise ValueError(f"{path} is not a mondo-locator model")
+    return LocatorModel(session, meta)
+
+
+# ------------------------------------------------------------------------------------------ model
+
+Affine = tuple[float, float, float, float]  # map px -> picture px: x * ax + bx, y * ay + by
+
+
+def net_maps(model: LocatorModel, picture: np.ndarray) -> tuple[np.ndarray, np.ndarray, Affine]:
+    """Run the net on a picture already at input scale: (cells, centres) maps and map px -> picture px."""
+    spec = model.meta["input"]
+    h, w = picture.shape[:2]
+    m = spec["multiple"]
+    pad_y, pad_x = -h % m, -w % m
+    if pad_x or pad_y:
+        picture = cv2.copyMakeBorder(picture, 0, pad_y, 0, pad_x, cv2.BORDER_REPLICATE)
+    x = (picture.astype(np.float32) - np.float32(spec["mean"])) / np.float32(spec["std"])
+    maps = model.session.run(None, {spec["name"]: x.transpose(2, 0, 1)[None]})[0][0]
+    out = model.meta["outputs"]["maps"]
+    stride, offset = out["stride"], out["offset"]
+    hm, wm = -(-h // stride), -(-w // stride)  # the part that covers the picture, not the padding
+    names = out["channels"]
+    cells, centres = maps[names.index("cells"), :hm, :wm], maps[names.index("centres"), :hm, :wm]
+    return cells, centres, (float(stride), float(stride), float(offset), float(offset))
+
+
+def photo_maps(model: LocatorModel, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, Affine]:
+    """The maps of the whole photo, scaled to the net's input size; map px -> image px."""
+    h, w = image.shape[:2]
+    s = model.meta["input"]["long_side"] / max(h, w)
+    size = (max(1, round(w * s)), max(1, round(h * s)))
+    small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+    cells, centres, (ax, ay, bx, by) = net_maps(model, small)
+    sx, sy = size[0] / w, size[1] / h
+    # input px -> image px: (p + 0.5) / s - 0.5 (cv2.resize keeps pixel centres)
+    return cells, centres, (ax / sx, ay / sy, (bx + 0.5) / sx - 0.5, (by + 0.5) / sy - 0.5)
+
+
+def map_to_image(pts: np.ndarray, affine: Affine) -> np.ndarray:
+    ax, ay, bx, by = affine
+    p = np.asarray(pts, np.float64).reshape(-1, 2)
+    return np.column_stack([p[:, 0] * ax + bx, p[:, 1] * ay + by])
+
+
+def find_peaks(heat: np.ndarray, threshold: float = PEAK_MIN) -> np.ndarray:
+    """Local maxima of `heat` above `threshold`: (N, 2) sub-pixel xy, map px."""
+    dilated = cv2.dilate(heat, np.ones((5, 5), np.uint8))
+    ys, xs = np.nonzero((heat >= dilated) & (heat > threshold))
+    h, w = heat.shape
+    inner = (xs > 0) & (xs < w - 1) & (ys > 0) & (ys < h - 1)
+    dx, dy = np.zeros(len(xs)), np.zeros(len(xs))
+    xi, yi = xs[inner], ys[inner]
+    c = heat[yi, xi].astype(np.float64)
+    # a parabola through the peak and its neighbours, per axis
+    left, right = heat[yi, xi - 1], heat[yi, xi + 1]
+    up, down = heat[yi - 1, xi], heat[yi + 1, xi]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        dx[inner] = np.clip(np.nan_to_num(0.5 * (left - right) / (left - 2 * c + right)), -0.5, 0.5)
+        dy[inner] = np.clip(np.nan_to_num(0.5 * (up - down) / (up - 2 * c + down)), -0.5, 0.5)
+    return np.column_stack([xs + dx, ys + dy])
+
+
+# ------------------------------------------------------------------------------------------ outline
+
+
+def region_outline(cells: np.ndarray, labels: np.ndarray, label: int) -> np.ndarray:
+    """The region's outer boundary (N, 2) in map px, traced on the upsampled probability map so that
+    it lies where the probability crosses the threshold, not on the map's pixel steps."""
+    ys, xs = np.nonzero(labels == label)
+    h, w = cells.shape
+    x0, y0 = max(0, xs.min() - 2), max(0, ys.min() - 2)
+    x1, y1 = min(w, xs.max() + 3), min(h, ys.max() + 3)
+    keep = cv2.dilate((labels[y0:y1, x0:x1] == label).astype(np.uint8), np.ones((3, 3), np.uint8))
+    roi = np.where(keep > 0, cells[y0:y1, x0:x1], 0).astype(np.float32)
+    big = cv2.resize(roi, ((x1 - x0) * UPSAMPLE, (y1 - y0) * UPSAMPLE), interpolation=cv2.INTER_LINEAR)
+    contours, _ = cv2.findContours(
+        (big > CELLS_MIN).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE
+    )
+    if not contours:
+        return np.zeros((0, 2))
+    pts = max(contours, key=cv2.contourArea)[:, 0, :].astype(np.float64)
+    return (pts + 0.5) / UPSAMPLE - 0.5 + [x0, y0]
+
+
+def _cross(a: tuple[float, float, float], b: tuple[float, float, float]) -> tuple[float, float, float]:
+    # plain floats: np.cross costs more than the whole arithmetic for 3-vectors
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+
+def _line_through(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
+    return _cross((float(a[0]), float(a[1]), 1.0), (float(b[0]), float(b[1]), 1.0))
+
+
+def _meet(l1: tuple[float, float, float], l2: tuple[float, float, float]) -> np.ndarray | None:
+    x, y, w = _cross(l1, l2)
+    return None if abs(w) < 1e-12 else np.array([x / w, y / w])
+
+
+def hull_to_quad(hull: np.ndarray) -> np.ndarray | None:
+    """Cut a convex polygon down to 4 sides, each time dropping the side whose removal (extending its
+    two neighbours to meet) adds the least area: short cut corners and jagged bits go first."""
+    poly = [np.asarray(p, np.float64) for p in hull]
+    while len(poly) > 4:
+        n = len(poly)
+        best, best_cost, best_pt = -1, np.inf, None
+        for i in range(n):
+            a, b, c, d = poly[i - 1], poly[i], poly[(i + 1) % n], poly[(i + 2) % n]
+            p = _meet(_line_through(a, b), _line_through(c, d))
+            # the meeting point must lie beyond b (along a->b) and before c (along d->c): outside
+            if p is None or np.dot(p - b, b - a) < 0 or np.dot(p - c, c - d) < 0:
+                continue
+            cost = abs(float((b[0] - p[0]) * (c[1] - p[1]) - (c[0] - p[0]) * (b[1] - p[1]))) / 2
+            if cost < best_cost:
+                best, best_cost, best_pt = i, cost, p
+        if best < 0:
+            return None
+        poly[best] = best_pt
+        del poly[(best + 1) % n]
+    return np.array(poly) if len(poly) == 4 else None
+
+
+def outline_quad(outline: np.ndarray) -> np.ndarray | None:
+    """A first guess at the grid's outline: the region's convex hull cut down to 4 sides (right when
+    at most a corner cell is empty; the lattice fit checks it against the tile centres)."""
+    if len(outline) < 8:
+        return None
+    hull = cv2.convexHull(outline.astype(np.float32))
+    hull = cv2.approxPolyDP(hull, 0.01 * cv2.arcLength(hull, True), True)[:, 0, :].astype(np.float64)
+    return hull_to_quad(hull) if len(hull) >= 4 else None
+
+
+def clockwise(quad: np.ndarray) -> np.ndarray:
+    """The same quad, ordered clockwise on screen (y down)."""
+    q = np.asarray(quad, np.float64)
+    area = float(np.sum(q[:, 0] * np.roll(q[:, 1], -1) - np.roll(q[:, 0], -1) * q[:, 1]))
+    return q if area > 0 else q[::-1].copy()
+
+
+def upright(quad: np.ndarray) -> np.ndarray:
+    """Start the clockwise quad at the corner that is top-left after the smallest rotation: the
+    top and bottom sides then run closest to the image's x axis, left to right."""
+    best, best_cos = quad, -2.0
+    for k in range(4):
+        q = np.roll(quad, -k, 0)
+        d = (q[1] - q[0]) + (q[2] - q[3])
+        c = d[0] / (np.hypot(*d) + 1e-12)
+        if c > best_cos:
+            best, best_cos = q, c
+    return best
+
+
+# ------------------------------------------------------------------------------------------ homographies
+
+
+def apply_h(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    p = np.column_stack([pts, np.ones(len(pts))]) @ h.T
+    return p[:, :2] / p[:, 2:3]
+
+
+def _normalizer(p: np.ndarray) -> np.ndarray:
+    """Similarity that centres points and scales their mean distance to sqrt(2) (Hartley)."""
+    c = p.mean(0)
+    s = np.sqrt(2) / (np.mean(np.hypot(*(p - c).T)) + 1e-12)
+    return np.array([[s, 0, -s * c[0]], [0, s, -s * c[1]], [0, 0, 1]])
+
+
+def to_lattice(
+    pts: np.ndarray,
+    lattice: np.ndarray,
+    weights: np.ndarray,
+    lines: np.ndarray | None = None,
+    line_pts: np.ndarray | None = None,
+    line_weights: np.ndarray | None = None,
+) -> np.ndarray | None:
+    """Weighted least-squares homography G from picture px to lattice coordinates, from point pairs
+    (`pts` -> `lattice`) and, optionally, picture points that must lie on lattice lines (a, b, c:
+    a X + b Y + c = 0). Both constraints are linear in G, so one SVD solves them together; each
+    residual is a distance in lattice units (cells) times the point's projective depth."""
+    ti = _normalizer(pts if line_pts is None else np.vstack([pts, line_pts]))
+    tl = _normalizer(lattice)
+    x = np.column_stack([pts, np.ones(len(pts))]) @ ti.T
+    u = np.column_stack([lattice, np.ones(len(lattice))]) @ tl.T
+    z = np.zeros_like(x)
+    w = np.sqrt(weights)[:, None]
+    rows = [w * np.hstack([x, z, -u[:, :1] * x]), w * np.hstack([z, x, -u[:, 1:2] * x])]
+    if lines is not None and len(lines):
+        xl = np.column_stack([line_pts, np.ones(len(line_pts))]) @ ti.T
+        ln = lines @ np.linalg.inv(tl)  # lines transform with the inverse of the point map
+        wl = np.sqrt(line_weights)[:, None]
+        rows.append(wl * np.hstack([ln[:, :1] * xl, ln[:, 1:2] * xl, ln[:, 2:3] * xl]))
+    a = np.vstack(rows)
+    if len(a) < 8:
+        return None
+    # the 9x9 normal matrix, not an SVD of the tall one: outline points make thousands of rows
+    vals, vecs = np.linalg.eigh(a.T @ a)
+    if vals[1] < 1e-12 * vals[-1]:
+        return None  # underdetermined: the points do not pin a homography down
+    g = np.linalg.inv(tl) @ vecs[:, 0].reshape(3, 3) @ ti
+    g = g / np.linalg.norm(g)
+    return None if np.linalg.cond(g) > 1e10 else g
+
+
+def _affine_to_lattice(pts: np.ndarray, lattice: np.ndarray) -> np.ndarray:
+    """Least-squares affine map picture -> lattice, as a 3x3 matrix."""
+    a, *_ = np.linalg.lstsq(np.column_stack([pts, np.ones(len(pts))]), lattice, rcond=None)
+    return np.vstack([a.T, [0.0, 0.0, 1.0]])
+
+
+def assign(
+    g: np.ndarray, pts: np.ndarray, tol: float = LATTICE_TOL
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Lattice points nearest to the picture points under G: (integer coords, inlier mask, residuals)."""
+    u = apply_h(g, pts)
+    idx = np.round(u)
+    r = np.hypot(*(u - idx).T)
+    return idx.astype(int), r < tol, r
+
+
+# ------------------------------------------------------------------------------------------ lattice
+
+
+def _basis_hypotheses(pts: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """(origin, a, b) affine lattice guesses: at the centres nearest the middle, the shortest step to
+    a neighbour and the shortest step not parallel to it; reduced, so that a diagonal never wins;
+    with half the long step as well where it is much longer."""
+    mid = np.median(pts, 0)
+    out = []
+    for i in np.argsort(np.hypot(*(pts - mid).T))[:3]:
+        d = pts - pts[i]
+        dist = np.hypot(*d.T)
+        order = [j for j in np.argsort(dist) if dist[j] > 1e-6][:8]
+        if not order:
+            continue
+        a, b = d[order[0]], None
+        for j in order[1:]:
+            v = d[j]
+            if abs(a[0] * v[1] - a[1] * v[0]) > 0.5 * np.hypot(*a) * np.hypot(*v):  # over 30 degrees apart
+                b = v
+                break
+        if b is None:
+            continue
+        for _ in range(4):  # Gauss reduction: replace b by b - k a while that shortens it
+            k = round(float(a @ b) / float(a @ a))
+            if k == 0:
+                break
+            b = b - k * a
+            if b @ b < a @ a:
+                a, b = b, a
+        out.append((pts[i], a, b))
+        if b @ b > 2.5 * (a @ a):  # rows two apart (an empty row between): try the row between too
+            out.append((pts[i], a, b / 2))
+    return out
+
+
+def _grow(g: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Refine a local affine lattice guess (origin at lattice 0): centres near the origin first, where
+    the affine guess holds, then all of them under a homography, which perspective needs."""
+    for radius in (1.6, 2.6, np.inf, np.inf):
+        idx, ok, _ = assign(g, pts)
+        ok &= np.hypot(*idx.T) <= radius
+        if ok.sum() < 3:
+            break
+        lattice = idx[ok].astype(float)
+        g_new = (
+            to_lattice(pts[ok], lattice, np.ones(int(ok.sum())))
+            if ok.sum() >= 6 and np.isinf(radius)
+            else _affine_to_lattice(pts[ok], lattice)
+        )
+        if g_new is None:
+            break
+        g = g_new
+    return g
+
+
+def _settle(g: np.ndarray, pts: np.ndarray, tol: float = LATTICE_TOL) -> np.ndarray:
+    """Refine a global lattice guess by refitting to the centres it explains."""
+    for _ in range(3):
+        idx, ok, _ = assign(g, pts, tol)
+        if ok.sum() < 4:
+            break
+        g_new = to_lattice(pts[ok], idx[ok].astype(float), np.ones(int(ok.sum())))
+        if g_new is None:
+            break
+        g = g_new
+    return g
+
+
+def lattice_guesses(pts: np.ndarray, quad0: np.ndarray | None, grid: int | None) -> list[np.ndarray]:
+    """Candidate picture -> lattice maps: the outline quad read as a 3x3 or 4x4 grid (right unless
+    empty cells cut more than a corner), and local bases at the tile centres (which need no outline)."""
+    out = []
+    if quad0 is not None:
+        for g in (grid,) if grid else GRIDS:
+            square = np.array([[0, 0], [g, 0], [g, g], [0, g]], np.float32) - 0.5
+            h = cv2.getPerspectiveTransform(quad0.astype(np.float32), square).astype(np.float64)
+            out.append(_settle(h, pts))
+    for origin, a, b in _basis_hypotheses(pts):
+        m = np.column_stack([a, b])
+        if abs(np.linalg.det(m)) < 1e-9:
+            continue
+        g = np.eye(3)
+        g[:2, :2] = np.linalg.inv(m)
+        g[:2, 2] = -g[:2, :2] @ origin
+        out.append(_grow(g, pts))
+    return out
+
+
+def grid_extent(
+    idx: np.ndarray, grid: int | None, region: np.ndarray | None = None
+) -> tuple[int, int, int] | None:
+    """(first column, first row, grid size) of the grid that holds the occupied lattice points.
+
+    Where the tiles seen span fewer rows (or columns) than the grid (tiles the net missed, a row left
+    empty), the grid could reach either way: it goes where it holds most of the `region` outline
+    points (lattice coordinates), else it stays centred."""
+    lo, hi = idx.min(0), idx.max(0)
+    span = hi - lo + 1
+    g = grid or (4 if span.max() >= 4 else 3)
+    if span.max() > g:
+        return None
+    start = lo - (g - span) // 2
+    if region is not None and len(region):
+        for axis in (0, 1):
+            options = range(int(hi[axis]) - g + 1, int(lo[axis]) + 1)
+            inside = [np.sum(np.abs(region[:, axis] - (a + (g - 1) / 2)) < g / 2 + 0.15) for a in options]
+            if len(options) > 1 and max(inside) > min(inside):
+                start[axis] = options[int(np.argmax(inside))]
+    return int(start[0]), int(start[1]), g
+
+
+def camera_plausible(g: np.ndarray, camera: np.ndarray | None) -> bool:
+    """Whether the lattice could be a square grid on a table seen by `camera` (intrinsics for the
+    points' frame): its axes orthogonal and equally long in the camera's normalized coordinates. A
+    sheared labelling (basis a, a + b), which a homography fits as well from few centres, is not."""
+    if camera is None:
+        return True
+    m = np.linalg.solve(camera, np.linalg.inv(g))
+    n1, n2 = np.linalg.norm(m[:, 0]), np.linalg.norm(m[:, 1])
+    return abs(m[:, 0] @ m[:, 1]) / (n1 * n2) < MAX_SKEW and max(n1, n2) / min(n1, n2) < MAX_ASPECT
+
+
+def fit_lattice(
+    pts: np.ndarray, quad0: np.ndarray | None, grid: int | None, camera: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The map G (picture -> lattice, tile centres at integer points) that puts most tile centres on
+    a lattice that fits a grid, a camera-plausible one first; with the centres' lattice coordinates
+    and inlier mask."""
+    best = None
+    for g in lattice_guesses(pts, quad0, grid):
+        # a tile a cell beyond the rest is where a fit extrapolates worst: look for it again
+        g = _settle(_settle(g, pts, REACH_TOL), pts)
+        if not np.all(np.isfinite(g)) or np.linalg.cond(g) > 1e10:
+            continue  # collinear centres: no plane lattice from them
+        idx, ok, r = assign(g, pts)
+        if ok.sum() < MIN_CENTRES or grid_extent(idx[ok], grid) is None:
+            continue
+        # a sheared labelling fits the same points as well: the compact one is right
+        span = idx[ok].max(0) - idx[ok].min(0) + 1
+        key = (
+            camera_plausible(g, camera),
+            int(ok.sum()),
+            -int(span.max()),
+            -int(span.sum()),
+            -float(np.sum(r[ok] ** 2)),
+        )
+        if best is None or key > best[0]:
+            best = (key, g, idx, ok)
+    return None if best is None else best[1:]
+
+
+def adopt(
+    g_h: np.ndarray, cells: np.ndarray, others: np.ndarray, grid: int | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Tile centres outside the region that sit on free lattice points (an island tile whose
+    neighbours are all empty looks loose to the net), as long as the grid stays a grid: up to 3
+    cells across, or up to what the region's own tiles (or the caller's grid) already span."""
+    o_idx, o_ok, o_r = assign(g_h, others, ADOPT_TOL)
+    taken = {tuple(p) for p in cells}
+    limit = grid or max(3, int((cells.max(0) - cells.min(0) + 1).max()))
+    adopted = np.zeros(len(others), bool)
+    for k in np.argsort(o_r):
+        key = tuple(o_idx[k])
+        if not o_ok[k] or key in taken:
+            continue
+        grown = np.vstack([cells, o_idx[k]])
+        if (grown.max(0) - grown.min(0) + 1).max() > limit:
+            continue
+        cells, adopted[k] = grown, True
+        taken.add(key)
+    return o_idx, adopted
+
+
+# ------------------------------------------------------------------------------------------ refinement
+
+
+def boundary_lines(extent: tuple[int, int, int]) -> np.ndarray:
+    """The grid's 4 outer lines in lattice coordinates (tile centres at integers), a X + b Y + c = 0."""
+    i0, j0, g = extent
+    x0, x1, y0, y1 = i0 - 0.5, i0 - 0.5 + g, j0 - 0.5, j0 - 0.5 + g
+    return np.array([[1.0, 0.0, -x0], [1.0, 0.0, -x1], [0.0, 1.0, -y0], [0.0, 1.0, -y1]])
+
+
+def outline_on_lines(
+    g_h: np.ndarray, outline: np.ndarray, extent: tuple[int, int, int]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The outline points near one of the grid's outer lines (within LINE_BAND cells, away from the
+    corners), which line, and their weights: SIDE_WEIGHT per cell of side they cover, however
+    densely traced. The notch of an empty cell lies a whole cell inside and is left out; a side
+    seen along one cell only weighs a third, so the tile centres hold its direction."""
+    lines = boundary_lines(extent)
+    u = apply_h(g_h, outline)
+    dist = np.abs(u @ lines[:, :2].T + lines[:, 2])  # (N, 4): the lines have unit normals
+    near = dist.argmin(1)
+    along = np.where(near < 2, u[:, 1] - extent[1], u[:, 0] - extent[0]) + 0.5
+    keep = (dist.min(1) < LINE_BAND) & (along > 0.1) & (along < extent[2] - 0.1)
+    near, cell = near[keep], np.floor(along[keep]).astype(int)
+    weights = np.zeros(len(near))
+    for side in range(4):
+        on = near == side
+        if on.any():
+            weights[on] = SIDE_WEIGHT * len(np.unique(cell[on])) / on.sum()
+    return outline[keep], near, weights
+
+
+def refine_homography(
+    g_h: np.ndarray,
+    centres: np.ndarray,
+    lattice: np.ndarray,
+    outline: np.ndarray,
+    extent: tuple[int, int, int],
+) -> np.ndarray:
+    """One least-squares map from the tile centres at their lattice points and the outline points
+    along the grid's outer lines (weighed by `outline_on_lines`). Twice: the points on the lines are chosen with the better map."""
+    lines = boundary_lines(extent)
+    for _ in range(2):
+        pts, which, lw = outline_on_lines(g_h, outline, extent)
+        g_new = to_lattice(centres, lattice, np.ones(len(centres)), lines[which], pts, lw)
+        if g_new is None:
+            break
+        g_h = g_new
+    return g_h
+
+
+@dataclass(frozen=True, eq=False)
+class _Found:
+    g_h: np.ndarray  # image px -> lattice (tile centres at integer points)
+    extent: tuple[int, int, int]  # first column, first row, grid size
+    used: np.ndarray  # which of the photo's tile centres are this island's
+    lattice: np.ndarray  # their lattice points
+
+
+def find_island(
+    centres: np.ndarray,
+    mine: np.ndarray,
+    free: np.ndarray,
+    outline: np.ndarray,
+    grid: int | None,
+    camera: np.ndarray | None = None,
+) -> _Found | None:
+    """Pass 1: lattice from the region's tile centres (guided by its outline), free centres on it
+    (see `adopt`), grid extent from the occupied lattice points, then a first joint fit."""
+    fit = fit_lattice(centres[mine], outline_quad(outline), grid, camera)
+    if fit is None:
+        return None
+    g_h, idx_m, ok_m = fit
+    others = free & ~mine
+    o_idx, adopted = adopt(g_h, idx_m[ok_m], centres[others], grid)
+    used = np.zeros(len(centres), bool)
+    used[np.flatnonzero(mine)[ok_m]] = True
+    used[np.flatnonzero(others)[adopted]] = True
+    idx = np.zeros((len(centres), 2), int)
+    idx[np.flatnonzero(mine)] = idx_m
+    idx[np.flatnonzero(others)] = o_idx
+    extent = grid_extent(idx[used], grid, apply_h(g_h, outline))
+    if extent is None:
+        return None
+    lattice = idx[used].astype(float)
+    g_h = refine_homography(g_h, centres[used], lattice, outline, extent)
+    return _Found(g_h, extent, used, lattice)
+
+
+def rectify(
+    image: np.ndarray, g_h: np.ndarray, extent: tuple[int, int, int], size: int, margin: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """The photo warped so that the grid (`g_h`: image px -> lattice, `extent`) plus `margin` cells
+    around it fills a `size` square: (picture, lattice -> picture px map). Every cell gets the same
+    size, whatever the tilt. Training makes its rectified samples with this very function."""
+    i0, j0, g = extent
+    s = size / (g + 2 * margin)
+    # lattice x -> picture px: (x - (i0 - 0.5 - margin)) * s - 0.5 (pixel centres at integers)
+    to_px = np.array(
+        [[s, 0, -(i0 - 0.5 - margin) * s - 0.5], [0, s, -(j0 - 0.5 - margin) * s - 0.5], [0, 0, 1]]
+    )
+    warp = to_px @ g_h
+    # sampling one photo pixel per picture pixel or coarser: shrink the photo first, don't alias
+    cell_px = np.sqrt(abs(cv2.contourArea(quad_of(g_h, extent).astype(np.float32)))) / g
+    shrink = 1
+    while cell_px / shrink > 2.2 * s:
+        shrink *= 2
+    src = image
+    for _ in range(shrink.bit_length() - 1):
+        src = cv2.pyrDown(src)
+    if shrink > 1:
+        # photo px -> shrunk px (pyrDown halves: x' = (x + 0.5) / 2 - 0.5)
+        down = np.array([[1 / shrink, 0, 0.5 / shrink - 0.5], [0, 1 / shrink, 0.5 / shrink - 0.5], [0, 0, 1]])
+        warp_src = warp @ np.linalg.inv(down)
+    else:
+        warp_src = warp
+    picture = cv2.warpPerspective(
+        src, warp_src, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+    return picture, to_px
+
+
+def refine_rectified(model: LocatorModel, image: np.ndarray, found: _Found) -> np.ndarray | None:
+    """Pass 2: the net on the rectified grid, where cells are big and square; the same joint fit
+    there. Returns the refined image -> lattice map (None: keep pass 1's)."""
+    spec = model.meta.get("rectified", {"size": 256, "margin": 0.35})
+    picture, to_px = rectify(image, found.g_h, found.extent, spec["size"], spec["margin"])
+    cells, heat, affine = net_maps(model, picture)
+    peaks = map_to_image(find_peaks(heat), affine)  # picture px
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(
+        (cells > CELLS_MIN).astype(np.uint8), connectivity=8
+    )
+    if n < 2 or len(peaks) < MIN_CENTRES:
+        return None
+    k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    outline = map_to_image(region_outline(cells, labels, k), affine)
+    camera = to_px @ found.g_h @ nominal_camera(image.shape)  # intrinsics in picture px
+    from_px = lattice_in_picture(peaks, outline, np.linalg.inv(to_px), found.extent[2], camera)
+    if from_px is None:
+        return None
+    idx, ok, _ = assign(from_px, peaks)
+    i0, j0, g = found.extent
+    ok &= np.all((idx >= [i0, j0]) & (idx < [i0 + g, j0 + g]), axis=1)
+    if ok.sum() < MIN_CENTRES:
+        return None
+    g_px = refine_homography(from_px, peaks[ok], idx[ok].astype(float), outline, found.extent)
+    g_h = g_px @ to_px @ found.g_h
+    # back to photo px, where the camera is known, for the final fit
+    back = np.linalg.inv(to_px @ found.g_h)
+    g_cam = fit_on_camera(
+        g_h,
+        apply_h(back, peaks[ok]),
+        idx[ok].astype(float),
+        apply_h(back, outline),
+        found.extent,
+        image.shape,
+    )
+    if g_cam is not None:
+        g_h = g_cam
+    # a refinement that moves a corner far is a misreading, not a refinement
+    return None if _moved(g_h, found) > MAX_SHIFT else g_h / np.linalg.norm(g_h)
+
+
+def nominal_camera(shape: tuple[int, ...]) -> np.ndarray:
+    """Intrinsics of a phone's main camera for a photo of this shape: principal point in the middle,
+    focal length FOCAL_RATIO of the diagonal."""
+    h, w = shape[:2]
+    f = FOCAL_RATIO * float(np.hypot(w, h))
+    return np.array([[f, 0.0, (w - 1) / 2], [0.0, f, (h - 1) / 2], [0.0, 0.0, 1.0]])
+
+
+def fit_on_camera(
+    g_h: np.ndarray,
+    centres: np.ndarray,
+    lattice: np.ndarray,
+    outline: np.ndarray,
+    extent: tuple[int, int, int],
+    shape: tuple[int, ...],
+    iterations: int = 6,
+) -> np.ndarray | None:
+    """The joint fit again, now knowing that the grid is *square on a table seen by a camera*: in
+    the camera's normalized coordinates the lattice -> image map's first two columns are the table's
+    axes, orthogonal and of equal length. A general homography has two more degrees of freedom, which
+    only the data pin down; where a corner cell is empty, hand-placed tiles' jitter then tilts the
+    grid. Soft constraints (the focal length is only nominal) with a few Levenberg-Marquardt steps."""
+    k = nominal_camera(shape)
+    k_inv = np.linalg.inv(k)
+    pts, which, lw = outline_on_lines(g_h, outline, extent)
+    lines = boundary_lines(extent)[which]
+    if len(pts) > MAX_LINE_POINTS:  # every few points carry the same information: thin them
+        step = int(np.ceil(len(pts) / MAX_LINE_POINTS))
+        pts, lines, lw = pts[::step], lines[::step], lw[::step] * step
+    xc, xl = apply_h(k_inv, centres), apply_h(k_inv, pts)
+    sw = np.sqrt(lw)
+    hn = k_inv @ np.linalg.inv(g_h)  # lattice -> normalized camera coordinates
+    if abs(hn[2, 2]) < 1e-12:
+        return None
+    p = (hn / hn[2, 2]).ravel()[:8]
+
+    def residuals(p: np.ndarray) -> np.ndarray:
+        h = np.append(p, 1.0).reshape(3, 3)
+        g = np.linalg.inv(h)
+        rc = (apply_h(g, xc) - lattice).ravel()
+        u = apply_h(g, xl)
+        rl = sw * (np.sum(u * lines[:, :2], 1) + lines[:, 2])
+        m1, m2 = h[:, 0], h[:, 1]
+        n1, n2 = np.linalg.norm(m1), np.linalg.norm(m2)
+        prior = CAMERA_PRIOR * np.array([m1 @ m2 / (n1 * n2), (n1 - n2) / (n1 + n2)])
+        return np.concatenate([rc, rl, prior])
+
+    r = residuals(p)
+    damping = 1e-3
+    for _ in range(iterations):
+        jac = np.empty((len(r), 8))
+        for i in range(8):
+            dp = np.zeros(8)
+            dp[i] = 1e-6 * max(1.0, abs(p[i]))
+            jac[:, i] = (residuals(p + dp) - r) / dp[i]
+        a = jac.T @ jac
+        step = np.linalg.solve(a + damping * np.diag(np.diag(a) + 1e-12), -jac.T @ r)
+        r_new = residuals(p + step)
+        if r_new @ r_new < r @ r:
+            p, r, damping = p + step, r_new, damping * 0.3
+        else:
+            damping *= 10
+    h = np.append(p, 1.0).reshape(3, 3)
+    g = np.linalg.inv(k @ h)
+    return g / np.linalg.norm(g)
+
+
+def lattice_in_picture(
+    peaks: np.ndarray, outline: np.ndarray, first: np.ndarray, grid: int, camera: np.ndarray
+) -> np.ndarray | None:
+    """The lattice of the rectified picture's tile centres, labelled as the first pass labelled it.
+
+    Fitted afresh (where the first pass was off, the picture is skewed and its labels would put
+    centres in the wrong cells); then the new labels are mapped onto the first pass's by the symmetry
+    of the square plus the integer shift that agrees best with where `first` (picture px -> lattice)
+    put the centres: averaged over all of them, its errors do not matter."""
+    fit = fit_lattice(peaks, outline_quad(outline), grid, camera)
+    if fit is None:
+        return first
+    g_new, idx, ok = fit
+    old = apply_h(first, peaks[ok])
+    x = np.column_stack([idx[ok], np.ones(int(ok.sum()))])
+    a, *_ = np.linalg.lstsq(x, old, rcond=None)  # new labels -> old coordinates, affine
+    lin, shift = np.round(a[:2].T), np.round(a[2])
+    if (
+        abs(abs(np.linalg.det(lin)) - 1) > 1e-6
+        or np.abs(lin).sum() != 2
+        or np.abs(a[:2].T - lin).max() > 0.25
+    ):
+        return None  # not a symmetry of the square: the two fits disagree
+    relabel = np.eye(3)
+    relabel[:2, :2], relabel[:2, 2] = lin, shift
+    return relabel @ g_new
+
+
+def _moved(g_h: np.ndarray, found: _Found) -> float:
+    """How far (cells) the grid corners of `found` move under the new map `g_h`."""
+    corners = quad_corners(found.extent)
+    return float(np.abs(apply_h(g_h, apply_h(np.linalg.inv(found.g_h), corners)) - corners).max())
+
+
+def quad_corners(extent: tuple[int, int, int]) -> np.ndarray:
+    i0, j0, g = extent
+    x0, y0 = i0 - 0.5, j0 - 0.5
+    return np.array([[x0, y0], [x0 + g, y0], [x0 + g, y0 + g], [x0, y0 + g]])
+
+
+def quad_of(g_h: np.ndarray, extent: tuple[int, int, int]) -> np.ndarray:
+    """The grid's outer corners in image px, clockwise on screen."""
+    return clockwise(apply_h(np.linalg.inv(g_h), quad_corners(extent)))
+
+
+# ------------------------------------------------------------------------------------------ islands
+
+
+def group_regions(
+    centres: np.ndarray, peak_label: np.ndarray, areas: np.ndarray, grid: int | None, camera: np.ndarray
+) -> list[list[int]]:
+    """Regions of occupied cells (labels, largest first), those that make one island together
+    grouped: an empty row through an island splits its region in two, but all their tile centres
+    sit on one lattice that fits a grid. Two islands side by side do not: together they span more
+    than a grid. Single tiles (loose ones, mostly) are left to `adopt`."""
+    order = [int(k) for k in np.argsort(-areas) if k > 0]
+    counts = np.bincount(peak_label, minlength=len(areas))
+    groups: list[list[int]] = []
+    done: set[int] = set()
+    for k in order:
+        if k in done:
+            continue
+        group = [k]
+        done.add(k)
+        for j in order:
+            if j in done or counts[j] < 2 or counts[k] < 2:
+                continue
+            pts = centres[np.isin(peak_label, [*group, j])]
+            fit = fit_lattice(pts, None, grid, camera)
+            if fit is not None and fit[2].sum() >= len(pts) - 1 and camera_plausible(fit[0], camera):
+                group.append(j)
+                done.add(j)
+        groups.append(group)
+    return groups
+
+
+def _inside_any(point: np.ndarray, quads: list[np.ndarray]) -> bool:
+    p = (float(point[0]), float(point[1]))
+    return any(cv2.pointPolygonTest(q.astype(np.float32), p, False) >= 0 for q in quads)
+
+
+def locate_islands(
+    image: np.ndarray, *, grid: int | None = None, model: LocatorModel | None = None
+) -> LocateResult:
+    """Every island in a BGR photo (any size; ~1000 px long side is plenty), largest first."""
+    if grid is not None and grid not in GRIDS:
+        raise ValueError(f"grid must be one of {GRIDS}, got {grid}")
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    elif image.ndim != 3 or image.shape[2] not in (3, 4):
+        raise ValueError(f"expected a BGR image, got an array of shape {image.shape}")
+    elif image.shape[2] == 4:
+        image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+    t0 = time.perf_counter()
+    model = model or load_locator()
+    cells, heat, affine = photo_maps(model, image)
+    t1 = time.perf_counter()
+    peaks = find_peaks(heat)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(
+        (cells > CELLS_MIN).astype(np.uint8), connectivity=8
+    )
+    h, w = labels.shape
+    peak_px = np.clip(np.round(peaks).astype(int), 0, [w - 1, h - 1])
+    peak_label = labels[peak_px[:, 1], peak_px[:, 0]]
+    centres = map_to_image(peaks, affine)
+    camera = nominal_camera(image.shape)
+    islands: list[tuple[_Found, np.ndarray]] = []
+    free = np.ones(len(centres), bool)
+    for group in group_regions(centres, peak_label, stats[:, cv2.CC_STAT_AREA], grid, camera):
+        mine = np.isin(peak_label, group) & free
+        # too few tiles for an island, or a fragment of one already found (glare, a seam)
+        if mine.sum() < MIN_CENTRES or _inside_any(centres[mine].mean(0), [q for _, q in islands]):
+            continue
+        outline = np.vstack([map_to_image(region_outline(cells, labels, k), affine) for k in group])
+        found = find_island(centres, mine, free, outline, grid, camera)
+        if found is None or found.used.sum() < MIN_CENTRES:
+            continue
+        free &= ~found.used
+        islands.append((found, quad_of(found.g_h, found.extent)))
+    t2 = time.perf_counter()
+    out = []
+    for found, quad0 in islands:
+        g_h = refine_rectified(model, image, found)
+        if g_h is not None and _moved(g_h, found) > AGAIN_SHIFT:
+            # the first pass was far off: the rectified view was skewed, so look once more
+            again = refine_rectified(model, image, replace(found, g_h=g_h))
+            g_h = again if again is not None else g_h
+        quad = upright(quad_of(g_h, found.extent) if g_h is not None else quad0).astype(np.float32)
+        g = found.extent[2]
+        score = island_score(found, g_h if g_h is not None else found.g_h, centres)
+        out.append(FoundIsland(quad, g, grid_cell_quads(quad, g), int(found.used.sum()), score))
+    out.sort(key=lambda f: -abs(cv2.contourArea(f.quad)))
+    t3 = time.perf_counter()
+    timing = {
+        "find": 1000 * (t2 - t0),
+        "refine": 1000 * (t3 - t2),
+        "model_first": 1000 * (t1 - t0),
+        "total": 1000 * (t3 - t0),
+    }
+    return LocateResult(tuple(out), timing)
+
+
+def island_score(found: _Found, g_h: np.ndarray, centres: np.ndarray) -> float:
+    """Confidence 0..1: the share of the grid's cells with a tile centre seen on them (an island
+    has at most a few empty cells) times how closely those centres sit on their lattice points."""
+    g = found.extent[2]
+    filled = min(1.0, float(found.used.sum()) / (g * g - 1))  # one empty cell costs nothing
+    r = np.hypot(*(apply_h(g_h, centres[found.used]) - found.lattice).T)
+    rms = float(np.sqrt(np.mean(r**2))) if len(r) else 1.0
+    return float(np.clip(filled * np.exp(-((rms / 0.15) ** 2)), 0.0, 1.0))

@@ -1,0 +1,132 @@
+"""Photo in, Mondo island out: locate the island, crop every cell, run the tile model once over all
+cells, decode against the kit's catalog.
+
+    reading = read_island(photo.image)   # photo from vision.photo_io.read_photo
+    reading.island                       # a scoring.mondo.Island, the same as one typed in JSON
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from scoring.mondo import Island
+from vision.errors import PhotoError
+from vision.geometry import crop_quads
+from vision.mondo.decode import CandidateTable, CellReading, candidate_table, decode_island
+from vision.mondo.locate import FoundIsland, locate_islands
+from vision.onnx_model import OnnxModel, load_model
+from vision.synth.catalog import load_catalog
+
+TILE_MODEL = "mondo-tiles.onnx"
+
+
+def models_dir() -> Path:
+    """Where the shipped ONNX models live: $SCORECAM_MODELS, else the repository's models/."""
+    return Path(os.environ.get("SCORECAM_MODELS") or Path(__file__).resolve().parents[2] / "models")
+
+
+@dataclass(frozen=True)
+class IslandReading:
+    island: Island
+    flags: tuple[str, ...]
+    cells: tuple[CellReading, ...]
+    grid: int
+    quad: np.ndarray  # the island's outline, 4x2 px of the image that was read
+    cell_quads: np.ndarray  # (grid*grid, 4, 2) px, reading order
+    timing_ms: dict[str, float]
+
+
+def tile_model() -> OnnxModel:
+    return load_model(models_dir() / TILE_MODEL)
+
+
+@functools.lru_cache(maxsize=4)
+def _table(catalog_name: str, heads: tuple[tuple[str, tuple[str, ...]], ...]) -> CandidateTable:
+    return candidate_table(load_catalog(catalog_name), dict(heads))
+
+
+def catalog_table(model: OnnxModel, catalog: dict | str = "mondo") -> CandidateTable:
+    """The decoder's table for a catalog (a kit name, cached, or a catalog dict of another edition)."""
+    heads = tuple((name, tuple(labels)) for name, labels in model.heads.items())
+    if isinstance(catalog, str):
+        return _table(catalog, heads)
+    return candidate_table(catalog, dict(heads))
+
+
+def describe_position(quad: np.ndarray, shape: tuple[int, ...]) -> str:
+    """Where a quad lies in the image, in words a person can find it by."""
+    cx, cy = np.asarray(quad).mean(axis=0)
+    h, w = shape[:2]
+    across = "left" if cx < w / 3 else "right" if cx > 2 * w / 3 else "middle"
+    down = "top" if cy < h / 3 else "bottom" if cy > 2 * h / 3 else "middle"
+    return "centre" if across == down == "middle" else f"{down} {across}".replace("middle ", "")
+
+
+def read_cells(
+    image: np.ndarray,
+    found: FoundIsland,
+    *,
+    model: OnnxModel | None = None,
+    catalog: dict | str = "mondo",
+    use_catalog: bool = True,
+) -> tuple[IslandReading, dict[str, np.ndarray]]:
+    """Read the cells of a located island; also returns the model's probabilities (for eval)."""
+    model = model or tile_model()
+    start = time.perf_counter()
+    margin = float(model.metadata["input"]["crop_margin"])
+    crops = crop_quads(image, found.cell_quads, model.input_size, margin)
+    crop_ms = (time.perf_counter() - start) * 1000
+    start = time.perf_counter()
+    probs = model.run(crops)
+    model_ms = (time.perf_counter() - start) * 1000
+    start = time.perf_counter()
+    cells = [(r, c) for r in range(found.grid) for c in range(found.grid)]
+    decoded = decode_island(
+        probs, model.heads, cells, found.grid, catalog_table(model, catalog), use_catalog=use_catalog
+    )
+    decode_ms = (time.perf_counter() - start) * 1000
+    reading = IslandReading(
+        decoded.island,
+        decoded.flags,
+        decoded.cells,
+        found.grid,
+        np.asarray(found.quad, np.float32),
+        np.asarray(found.cell_quads, np.float32),
+        {"crop": crop_ms, "model": model_ms, "decode": decode_ms},
+    )
+    return reading, probs
+
+
+def read_island(
+    image: np.ndarray,
+    *,
+    grid: int | None = None,
+    catalog: dict | str = "mondo",
+    use_catalog: bool = True,
+) -> IslandReading:
+    """The one island in ``image`` (BGR); PhotoError when there is none or more than one."""
+    start = time.perf_counter()
+    located = locate_islands(image, grid=grid)
+    locate_ms = (time.perf_counter() - start) * 1000
+    if not located.islands:
+        raise PhotoError("no island found in the photo", kind="no_board")
+    if len(located.islands) > 1:
+        where = " and ".join(
+            f"one at the {describe_position(i.quad, image.shape)} ({i.grid}x{i.grid})"
+            for i in located.islands[:3]
+        )
+        raise PhotoError(
+            f"{len(located.islands)} islands in one photo ({where}); please take one photo per island",
+            kind="several_boards",
+        )
+    reading, _ = read_cells(image, located.islands[0], catalog=catalog, use_catalog=use_catalog)
+    timing = {"locate": locate_ms, **reading.timing_ms}
+    return IslandReading(
+        reading.island, reading.flags, reading.cells, reading.grid, reading.quad, reading.cell_quads, timing
+    )

@@ -1,0 +1,198 @@
+"""Training data for the Mondo island locator: simulated photos with label maps drawn from their truth.
+
+Each photo gives two samples, each a picture and two label maps of the same size:
+
+- the whole photo scaled to the locator's input size (landscape; portrait photos are stored
+  transposed, a mirror the task does not care about), which the locator's first pass sees;
+- the photo rectified onto the island's grid as the second pass sees it (``locate.rectify``), from
+  the truth grid disturbed by about as much as the first pass errs, in any of the 8 turns and
+  mirrors of the lattice, with a margin drawn around the runtime's.
+
+The maps:
+
+- ``cells``: the union of the *occupied* grid cells of the island (truth cell quads). Cells tile the
+  grid without gaps, so this region has no seams between neighbouring tiles and its outer boundary
+  lies on the grid's outline wherever an outer cell is occupied. Loose tiles are not in it.
+- ``centres``: a Gaussian blob at the centre of every tile, loose ones included, its width a fixed
+  fraction of that tile's size in the photo.
+
+Photos come from ``vision.synth.dataset.make_scene`` with seeds below 9000 only (9000 and up are
+held out for evaluation). Samples are cached under ``build/`` keyed by every parameter.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.mondo.locate import rectify
+from vision.synth.dataset import make_scene
+
+HELD_OUT_SEED = 9000  # evaluation seeds start here
+CENTRE_SIGMA = 0.12  # heat blob sigma as a fraction of the tile's side in the photo
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass(frozen=True)
+class DataSpec:
+    seed: int = 1
+    n: int = 2000
+    render_long_side: int = 640  # simulator resolution; the sample is then area-scaled to `input_long`
+    input_long: int = 320
+    input_short: int = 240
+    rect_size: int = 256  # rectified samples: square picture side
+    rect_margin: float = 0.35  # cells around the grid at run time; training draws around it
+    rect_noise: float = 0.07  # cells: sigma of the disturbance of each grid corner
+
+    def cache_path(self) -> Path:
+        key = hashlib.sha1(json.dumps(asdict(self), sort_keys=True).encode()).hexdigest()[:12]
+        return ROOT / "build" / "locator-data" / f"mondo-locator-{key}.npz"
+
+
+def quad_centre(quad: np.ndarray) -> np.ndarray:
+    """Intersection of a quad's diagonals: the projective centre of the square it images."""
+    p = np.asarray(quad, np.float64)
+    a, b = np.cross(np.append(p[0], 1), np.append(p[2], 1)), np.cross(np.append(p[1], 1), np.append(p[3], 1))
+    x = np.cross(a, b)
+    return x[:2] / x[2] if abs(x[2]) > 1e-9 else p.mean(0)
+
+
+def fill_polygons(shape: tuple[int, int], quads: list[np.ndarray]) -> np.ndarray:
+    """Anti-aliased 0..255 union of quads (image px, pixel centres at integers)."""
+    m = np.zeros(shape, np.uint8)
+    for q in quads:
+        cv2.fillConvexPoly(m, np.round(np.asarray(q) * 16).astype(np.int32), 255, cv2.LINE_AA, 4)
+    return m
+
+
+def heat_map(shape: tuple[int, int], centres: np.ndarray, sides: np.ndarray) -> np.ndarray:
+    """0..255 map: the max over Gaussian blobs at `centres`, sigma = CENTRE_SIGMA * side."""
+    h, w = shape
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    heat = np.zeros(shape, np.float32)
+    for (cx, cy), side in zip(centres, sides, strict=True):
+        s = max(1.0, CENTRE_SIGMA * float(side))
+        r = int(4 * s) + 1
+        x0, x1, y0, y1 = (
+            max(0, int(cx) - r),
+            min(w, int(cx) + r + 2),
+            max(0, int(cy) - r),
+            min(h, int(cy) + r + 2),
+        )
+        if x0 >= x1 or y0 >= y1:
+            continue
+        blob = np.exp(-((xs[y0:y1, x0:x1] - cx) ** 2 + (ys[y0:y1, x0:x1] - cy) ** 2) / (2 * s * s))
+        heat[y0:y1, x0:x1] = np.maximum(heat[y0:y1, x0:x1], blob)
+    return np.round(heat * 255).astype(np.uint8)
+
+
+def scale_points(pts: np.ndarray, src_size: tuple[int, int], dst_size: tuple[int, int]) -> np.ndarray:
+    """Pixel coordinates under cv2.resize from (w, h) `src_size` to `dst_size` (pixel centres kept)."""
+    sx, sy = dst_size[0] / src_size[0], dst_size[1] / src_size[1]
+    p = np.asarray(pts, np.float64)
+    return np.stack([(p[..., 0] + 0.5) * sx - 0.5, (p[..., 1] + 0.5) * sy - 0.5], -1)
+
+
+def _labels(
+    shape: tuple[int, int], cells: list[np.ndarray], tiles: list[np.ndarray]
+) -> tuple[np.ndarray, np.ndarray]:
+    """(cells, centres) label maps of `shape` from occupied cell quads and tile quads (px)."""
+    centres = np.array([quad_centre(q) for q in tiles]).reshape(-1, 2)
+    sides = np.array([np.sqrt(abs(cv2.contourArea(q.astype(np.float32)))) for q in tiles])
+    return fill_polygons(shape, cells), heat_map(shape, centres, sides)
+
+
+def _rect_sample(
+    spec: DataSpec,
+    photo: np.ndarray,
+    truth: dict,
+    cells: list[np.ndarray],
+    tiles: list[np.ndarray],
+    index: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The photo rectified onto a disturbed truth grid, with its label maps."""
+    rng = np.random.default_rng([spec.seed, index, 1])
+    g = truth["scene"]["grid"]
+    square = np.array([[0, 0], [g, 0], [g, g], [0, g]], np.float64) - 0.5
+    # the first pass's lattice may be turned and mirrored: any of the 8 symmetries of the square
+    turn = np.roll(square, int(rng.integers(4)), 0)
+    if rng.random() < 0.5:
+        turn = turn[::-1]
+    noisy = turn + np.clip(
+        rng.normal(0, spec.rect_noise, (4, 2)), -2.5 * spec.rect_noise, 2.5 * spec.rect_noise
+    )
+    quad = np.array(truth["island_quad"], np.float32)
+    g_h = cv2.getPerspectiveTransform(quad, noisy.astype(np.float32)).astype(np.float64)
+    margin = spec.rect_margin + float(rng.uniform(-0.1, 0.1))
+    picture, to_px = rectify(photo, g_h, (0, 0, g), spec.rect_size, margin)
+    warp = to_px @ g_h
+
+    def moved(q: np.ndarray) -> np.ndarray:
+        p = np.column_stack([q, np.ones(len(q))]) @ warp.T
+        return p[:, :2] / p[:, 2:3]
+
+    size = (spec.rect_size, spec.rect_size)
+    cell_map, heat = _labels(size, [moved(q) for q in cells], [moved(q) for q in tiles])
+    return picture, cell_map, heat
+
+
+def make_sample(spec: DataSpec, index: int) -> tuple[np.ndarray, ...]:
+    """(image, cells, centres) at the input size, landscape, then (image, cells, centres) rectified;
+    all uint8."""
+    scene = make_scene("mondo", spec.seed, index, spec.render_long_side)
+    photo = cv2.imdecode(np.frombuffer(scene.jpeg, np.uint8), cv2.IMREAD_COLOR)
+    h0, w0 = photo.shape[:2]
+    truth = scene.truth
+    occupied = {(t["row"], t["col"]) for t in truth["tiles"]}
+    cells = [np.array(c["quad"]) for c in truth["cells"] if (c["row"], c["col"]) in occupied]
+    tiles = [np.array(t["corners"]) for t in truth["tiles"]] + [
+        np.asarray(c) for c in scene.shot.clutter_corners
+    ]
+    rect = _rect_sample(spec, photo, truth, cells, tiles, index)
+
+    portrait = h0 > w0
+    size = (spec.input_short, spec.input_long) if portrait else (spec.input_long, spec.input_short)
+    image = cv2.resize(photo, size, interpolation=cv2.INTER_AREA)
+    scaled = (
+        [scale_points(q, (w0, h0), size) for q in cells],
+        [scale_points(q, (w0, h0), size) for q in tiles],
+    )
+    cell_map, heat = _labels((size[1], size[0]), *scaled)
+    if portrait:
+        image, cell_map, heat = image.transpose(1, 0, 2), cell_map.T, heat.T
+    full = tuple(np.ascontiguousarray(a) for a in (image, cell_map, heat))
+    return full + rect
+
+
+def _sample_job(job: tuple[DataSpec, int]) -> tuple[np.ndarray, ...]:
+    cv2.setNumThreads(1)  # one process a core
+    return make_sample(*job)
+
+
+def build_dataset(spec: DataSpec, jobs: int = 2, log=print) -> dict[str, np.ndarray]:
+    """All samples of `spec` as arrays (images N,H,W,3; cells and centres N,H,W; the same with
+    prefix "rect_" for the rectified samples), cached on disk."""
+    if spec.seed + 1 > HELD_OUT_SEED:
+        raise ValueError(f"training seeds must be below {HELD_OUT_SEED}")
+    path = spec.cache_path()
+    if path.exists():
+        with np.load(path) as z:
+            return {k: z[k] for k in z.files}
+    work = [(spec, i) for i in range(spec.n)]
+    out: list[tuple[np.ndarray, ...]] = []
+    with ProcessPoolExecutor(jobs) as pool:
+        for k, sample in enumerate(pool.map(_sample_job, work, chunksize=8)):
+            out.append(sample)
+            if log and (k + 1) % 200 == 0:
+                log(f"  data {k + 1}/{spec.n}")
+    names = ("images", "cells", "centres", "rect_images", "rect_cells", "rect_centres")
+    data = {name: np.stack([s[i] for s in out]) for i, name in enumerate(names)}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez(path, **data)
+    return data

@@ -1,0 +1,284 @@
+"""Train the Mondo island locator: a tiny fully-convolutional net on simulated photos, exported to ONNX.
+
+    python -m vision.training.train_locator --out models/mondo-locator.onnx
+    python -m vision.training.train_locator --out /tmp/smoke.onnx --smoke   # a minute, for checks
+
+The net sees the photo at 320 px long side (first pass) or rectified onto the island's grid at
+256 px (second pass), and predicts two maps at half that resolution: the occupied island cells
+(gapless, loose tiles excluded) and a blob at every tile's centre (see ``locator_data``); it trains
+on both kinds of picture. ``vision.mondo.locate`` turns the maps into island quads and grid sizes.
+Training photos use seeds below 9000 only; the input size, normalization, rectification and output
+layout go into the ONNX metadata key "scorecam", where the runtime reads them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from vision.training.locator_data import CENTRE_SIGMA, HELD_OUT_SEED, DataSpec, build_dataset
+
+STRIDE = 2  # output maps are at half the input resolution
+MULTIPLE = 16  # four stride-2 levels: input sides must divide by this
+MEAN, STD = 127.5, 64.0
+CHANNELS = ("cells", "centres")
+
+
+def _cbr(cin: int, cout: int, stride: int = 1, dilation: int = 1, k: int = 3) -> list[nn.Module]:
+    pad = dilation * (k // 2)
+    return [
+        nn.Conv2d(cin, cout, k, stride, pad, dilation, bias=False),
+        nn.BatchNorm2d(cout),
+        nn.ReLU(inplace=True),
+    ]
+
+
+class LocatorNet(nn.Module):
+    """A small U-shaped net: four stride-2 levels down (the deepest dilated, so that a tile sees its
+    neighbours and a loose tile can be told from an island's), bilinear skips back up to stride 2."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.e1 = nn.Sequential(*_cbr(3, 16, 2))
+        self.e2 = nn.Sequential(*_cbr(16, 24, 2), *_cbr(24, 24))
+        self.e3 = nn.Sequential(*_cbr(24, 40, 2), *_cbr(40, 40))
+        self.e4 = nn.Sequential(*_cbr(40, 48, 2), *_cbr(48, 48, dilation=2))
+        self.d3 = nn.Sequential(*_cbr(88, 32, k=1), *_cbr(32, 32))
+        self.d2 = nn.Sequential(*_cbr(56, 24, k=1), *_cbr(24, 24))
+        self.d1 = nn.Sequential(*_cbr(40, 16, k=1), nn.Conv2d(16, len(CHANNELS), 1))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        a = self.e1(x)
+        b = self.e2(a)
+        c = self.e3(b)
+        d = self.e4(c)
+        c = self.d3(torch.cat([_up(d), c], 1))
+        b = self.d2(torch.cat([_up(c), b], 1))
+        return self.d1(torch.cat([_up(b), a], 1))  # logits
+
+
+class Exported(nn.Module):
+    """What ships: probabilities, not logits."""
+
+    def __init__(self, net: LocatorNet) -> None:
+        super().__init__()
+        self.net = net
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.sigmoid(self.net(x))
+
+
+def _up(t: torch.Tensor) -> torch.Tensor:
+    return F.interpolate(t, scale_factor=2, mode="bilinear", align_corners=False)
+
+
+# ------------------------------------------------------------------------------------------ batches
+
+
+def _augment(
+    images: np.ndarray, labels: np.ndarray, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    """Flips (the task has no preferred direction) and photometric jitter the simulator may lack."""
+    if rng.random() < 0.5:
+        images, labels = images[:, :, ::-1], labels[:, :, ::-1]
+    if rng.random() < 0.5:
+        images, labels = images[:, ::-1], labels[:, ::-1]
+    x = images.astype(np.float32)
+    n = len(x)
+    gain = rng.uniform(0.75, 1.25, (n, 1, 1, 1)) * rng.uniform(0.9, 1.1, (n, 1, 1, 3))
+    mean = x.mean(axis=(1, 2, 3), keepdims=True)
+    contrast = rng.uniform(0.75, 1.25, (n, 1, 1, 1))
+    x = (x - mean) * contrast + mean
+    x = x * gain + rng.normal(0, 3, x.shape).astype(np.float32) * (rng.random((n, 1, 1, 1)) < 0.3)
+    return np.clip(x, 0, 255).astype(np.float32), np.ascontiguousarray(labels)
+
+
+def _to_tensors(x: np.ndarray, labels: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
+    xt = (torch.from_numpy(np.ascontiguousarray(x.transpose(0, 3, 1, 2), np.float32)) - MEAN) / STD
+    yt = torch.from_numpy(labels.astype(np.float32) / 255.0).permute(0, 3, 1, 2)
+    # labels at the output resolution: area-averaged, so map pixel j covers input pixels 2j, 2j+1
+    yt = F.avg_pool2d(yt, STRIDE)
+    return xt.contiguous(memory_format=torch.channels_last), yt
+
+
+def _loss(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    cells = F.binary_cross_entropy_with_logits(logits[:, 0], target[:, 0])
+    # centre blobs cover little of the photo: weigh their pixels up so the net does not ignore them
+    weight = 1.0 + 20.0 * target[:, 1]
+    centres = F.binary_cross_entropy_with_logits(logits[:, 1], target[:, 1], weight=weight)
+    return cells + centres
+
+
+# ------------------------------------------------------------------------------------------ training
+
+
+def _sets(data: dict[str, np.ndarray]) -> list[tuple[np.ndarray, np.ndarray]]:
+    """(pictures, labels N,H,W,2) for whole photos and for rectified grids."""
+    return [
+        (data[f"{p}images"], np.stack([data[f"{p}cells"], data[f"{p}centres"]], -1)) for p in ("", "rect_")
+    ]
+
+
+def train(
+    data: dict[str, np.ndarray], epochs: int, batch: int, lr: float, seed: int, log=print
+) -> tuple[LocatorNet, dict]:
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    sets = _sets(data)
+    n = len(sets[0][0])
+    n_val = max(batch, n // 20)
+    train_idx, val_idx = np.arange(n_val, n), np.arange(n_val)
+    net = LocatorNet().to(memory_format=torch.channels_last)
+    per_epoch = len(sets) * (len(train_idx) // batch)
+    steps = epochs * per_epoch
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=max(steps, 1), pct_start=0.15)
+    t0 = time.perf_counter()
+    val: dict = {}
+    for epoch in range(epochs):
+        net.train()
+        # one batch is one kind of picture (their sizes differ), 16 samples drawn at random;
+        # the kinds interleave at random
+        jobs = [(k, rng.permutation(train_idx)[i * batch : (i + 1) * batch]) for k in range(len(sets))
+                for i in range(len(train_idx) // batch)]  # fmt: skip
+        total = 0.0
+        for j in rng.permutation(len(jobs)):
+            kind, pick = jobs[j]
+            pictures, labels = sets[kind]
+            pick = np.sort(pick)
+            x, y = _to_tensors(*_augment(pictures[pick], labels[pick], rng))
+            loss = _loss(net(x), y)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += loss.item()
+        val = {
+            name: evaluate(net, *(a[val_idx] for a in sets[k]))
+            for k, name in enumerate(("photo", "rectified"))
+        }
+        log(f"  epoch {epoch + 1}/{epochs}: train loss {total / max(1, len(jobs)):.4f}, val "
+            + ", ".join(f"{k} loss {v['loss']:.4f} cells IoU {v['cells_iou']:.3f}" for k, v in val.items())
+            + f" ({time.perf_counter() - t0:.0f} s)")  # fmt: skip
+    return net, {"epochs": epochs, "steps": steps, "val": val, "train_s": round(time.perf_counter() - t0, 1)}
+
+
+@torch.no_grad()
+def evaluate(net: LocatorNet, images: np.ndarray, labels: np.ndarray) -> dict:
+    net.eval()
+    losses, inter, union = [], 0.0, 0.0
+    for k in range(0, len(images), 32):
+        x, y = _to_tensors(images[k : k + 32].astype(np.float32), labels[k : k + 32])
+        logits = net(x)
+        losses.append(float(_loss(logits, y)) * len(x))
+        p, t = logits[:, 0] > 0, y[:, 0] > 0.5
+        inter += float((p & t).sum())
+        union += float((p | t).sum())
+    return {"loss": round(sum(losses) / len(images), 4), "cells_iou": round(inter / max(union, 1.0), 4)}
+
+
+# ------------------------------------------------------------------------------------------ export
+
+
+def export_onnx(net: LocatorNet, out: Path, spec: DataSpec, info: dict) -> None:
+    import onnx
+
+    net = net.to(memory_format=torch.contiguous_format).eval()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    dummy = torch.zeros(1, 3, spec.input_short, spec.input_long)
+    torch.onnx.export(
+        Exported(net),
+        (dummy,),
+        str(out),
+        input_names=["image"],
+        output_names=["maps"],
+        dynamic_axes={"image": {0: "n", 2: "height", 3: "width"}, "maps": {0: "n", 2: "h2", 3: "w2"}},
+        opset_version=17,
+        dynamo=False,
+    )
+    model = onnx.load(str(out))
+    meta = {
+        "format": 1,
+        "task": "mondo-locator",
+        "input": {
+            "name": "image",
+            "layout": "NCHW",
+            "channels": "BGR",
+            "long_side": spec.input_long,
+            "multiple": MULTIPLE,
+            "mean": [MEAN] * 3,
+            "std": [STD] * 3,
+            "resize": "cv2.INTER_AREA from the photo; pad bottom/right to the multiple",
+        },
+        "outputs": {
+            "maps": {
+                "channels": list(CHANNELS),
+                "activation": "sigmoid",
+                "stride": STRIDE,
+                # map pixel (i, j) is the mean of input pixels stride*i .. stride*i + stride - 1
+                "offset": (STRIDE - 1) / 2,
+                "centre_sigma": CENTRE_SIGMA,
+            }
+        },
+        # second pass: the photo rectified onto the found grid, `margin` cells around it, `size` px square
+        "rectified": {"size": spec.rect_size, "margin": spec.rect_margin},
+        "training": info,
+    }
+    entry = model.metadata_props.add()
+    entry.key, entry.value = "scorecam", json.dumps(meta)
+    onnx.save(model, str(out))
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--out", type=Path, default=Path("models/mondo-locator.onnx"))
+    p.add_argument("--n", type=int, default=DataSpec.n, help="simulated training photos")
+    p.add_argument("--data-seed", type=int, default=1, help=f"simulator seed (< {HELD_OUT_SEED})")
+    p.add_argument("--epochs", type=int, default=8)
+    p.add_argument("--batch", type=int, default=16)
+    p.add_argument("--lr", type=float, default=4e-3)
+    p.add_argument("--seed", type=int, default=0, help="torch and augmentation seed")
+    p.add_argument("--jobs", type=int, default=2, help="processes generating photos")
+    # one thread: on a shared machine a second one mostly waits for the first (and slows it down)
+    p.add_argument("--threads", type=int, default=1, help="torch threads")
+    p.add_argument("--smoke", action="store_true", help="tiny run (48 photos, 1 epoch) to check the pipeline")
+    args = p.parse_args(argv)
+    if args.smoke:
+        args.n, args.epochs = 48, 1
+    torch.set_num_threads(args.threads)
+    t0 = time.perf_counter()
+    spec = DataSpec(seed=args.data_seed, n=args.n)
+    print(f"data: {spec.n} photos, seed {spec.seed}, cache {spec.cache_path()}")
+    data = build_dataset(spec, jobs=args.jobs)
+    t_data = time.perf_counter() - t0
+    print(f"data ready in {t_data:.0f} s")
+    net, info = train(data, args.epochs, args.batch, args.lr, args.seed)
+    params = sum(p.numel() for p in net.parameters())
+    info.update(
+        {
+            "photos": spec.n,
+            "data_seed": spec.seed,
+            "render_long_side": spec.render_long_side,
+            "torch_seed": args.seed,
+            "batch": args.batch,
+            "lr": args.lr,
+            "params": params,
+            "data_s": round(t_data, 1),
+            "command": "python -m vision.training.train_locator --out " + str(args.out),
+        }
+    )
+    export_onnx(net, args.out, spec, info)
+    print(f"wrote {args.out} ({args.out.stat().st_size / 1024:.0f} KiB, {params} parameters) "
+          f"in {math.ceil(time.perf_counter() - t0)} s")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
