@@ -98,7 +98,7 @@ def read_cells(
         found.grid,
         np.asarray(found.quad, np.float32),
         np.asarray(found.cell_quads, np.float32),
-        {"crop": crop_ms, "model": model_ms, "decode": decode_ms},
+        {"crop": crop_ms, "model": model_ms, "catalog": decode_ms},
     )
     return reading, probs
 
