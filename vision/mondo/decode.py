@@ -85,12 +85,11 @@ def candidate_table(catalog: dict, head_classes: Mapping[str, Sequence[str]]) ->
     """
     model = {head: tuple(labels) for head, labels in head_classes.items()}
     _check_reading_heads(model)
-    local = dict(catalog)  # tile_of caches an id index in the dict it gets; leave the caller's alone
     tiles: list[Tile] = []
     owner: list[int] = []
     ids: list[str] = []
     for component in catalog["components"]:
-        turns = _distinct_turns(component, local)
+        turns = _distinct_turns(component, catalog)
         if turns:
             owner += [len(ids)] * len(turns)
             ids.append(str(component["id"]))
