@@ -59,31 +59,33 @@ def _is_truth(path: Path) -> bool:
 
 
 def _rows(report: dict[str, Any], source: str, turn: str) -> Iterator[dict[str, Any]]:
-    for p in report.get("players", []):
-        if "points" not in p or not isinstance(p["points"], dict) or "animals" not in p["points"]:
-            yield {
-                "source": source,
-                "turn": turn,
-                "player": p.get("name", ""),
-                "status": "scored",
-                "total": p.get("total"),
-            }
-            continue
-        row = {"source": source, "turn": turn, "player": p["name"], "status": "scored"}
-        for key in (
-            "valid",
-            "animals",
-            "scoring_landscapes",
-            "volcanoes",
-            "empty_spaces",
-            "misconnections",
-            "first_out",
-            "total",
-        ):
-            row[key] = p[key]
-        for key, value in p["points"].items():
-            row[f"points_{key}"] = value
-        yield row
+    """CSV rows of any report: a row per player (Mondo turn, game, Mediterráneo sea), else one row."""
+    base = {"source": source, "turn": turn, "status": "scored"}
+    if report.get("game") == "mondo" and "players" in report:
+        for p in report["players"]:
+            row = base | {"player": p["name"]}
+            for key in (
+                "valid",
+                "animals",
+                "scoring_landscapes",
+                "volcanoes",
+                "empty_spaces",
+                "misconnections",
+                "first_out",
+                "total",
+            ):
+                row[key] = p[key]
+            for key, value in p["points"].items():
+                row[f"points_{key}"] = value
+            yield row
+    elif "totals" in report:  # a Mondo game
+        for name, total in report["totals"].items():
+            yield base | {"player": name, "total": total}
+    elif "species" in report:  # a Mediterráneo sea
+        for p in report["players"]:
+            yield base | {"player": p["name"], "total": p["total"]}
+    else:  # a play sequence or a match: nothing per player to total
+        yield base
 
 
 def run_job(job: Job, grid: int | None) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -147,7 +149,12 @@ def run_batch(
         writer = csv.DictWriter(csv_file, fieldnames=CSV_FIELDS, extrasaction="ignore")
         writer.writeheader()
         for n, job in enumerate(jobs, start=1):
-            rows, lines = run_job(job, grid)
+            try:
+                rows, lines = run_job(job, grid)
+            except Exception as error:  # noqa: BLE001 - one broken input must not end a club's batch
+                reason = f"internal error ({error.__class__.__name__}: {error})"
+                source = str(job.files[0] if not job.turn else job.files[0].parent)
+                rows, lines = [_failure(source, job.turn, reason)], [{"source": source, "error": reason}]
             for row in rows:
                 writer.writerow(row)
                 failed += row["status"] == "failed"

@@ -126,6 +126,13 @@ def test_a_photo_without_an_island_exits_4(tmp_path, capsys):
     assert "no island found" in capsys.readouterr().err
 
 
+def test_a_mediterraneo_photo_is_no_mondo_island(root, capsys):
+    for photo in sorted((root / "samples/mediterraneo").glob("*.jpg"))[:6]:
+        assert main(["score", str(photo)]) == 4, photo.name
+        err = capsys.readouterr().err
+        assert "no island found" in err or "islands in one photo" in err
+
+
 def test_a_photo_with_two_islands_says_where_both_are(tmp_path, capsys):
     pieces = _island_pieces(1, 0) + _island_pieces(2, 260)
     path = _photo_of(pieces, 2, tmp_path, "two.png")
@@ -172,3 +179,14 @@ def test_held_out_figures(tmp_path):
     result = evaluate(tmp_path, progress=False)
     assert result["islands_found"] >= 0.99
     assert result["scores_exact"] >= 0.95
+
+
+def test_batch_of_every_kind_of_board_file(root, tmp_path, capsys):
+    out = tmp_path / "boards.csv"
+    assert main(["batch", str(root / "samples/boards"), "--out", str(out)]) == 0
+    rows = list(csv.DictReader(out.open()))
+    totals = {(r["source"].split("/")[-1], r["player"]): r["total"] for r in rows}
+    assert totals[("mondo-game.json", "Peter")] == "61"
+    assert totals[("mediterraneo-round-over.json", "circle")] == "11"
+    assert ("mediterraneo-match.json", "") in totals
+    assert all(r["status"] == "scored" for r in rows)

@@ -24,6 +24,9 @@ from vision.onnx_model import OnnxModel, load_model
 from vision.synth.catalog import load_catalog
 
 TILE_MODEL = "mondo-tiles.onnx"
+# A grid in which the tile model sees fewer tiles than this is something else that looks like a
+# lattice (a sea of cards, a tiled floor): players leave at most a few spaces empty.
+MIN_TILES = 3
 
 
 def models_dir() -> Path:
@@ -126,6 +129,11 @@ def read_island(
             kind="several_boards",
         )
     reading, _ = read_cells(image, located.islands[0], catalog=catalog, use_catalog=use_catalog)
+    if len(reading.island.tiles) < MIN_TILES:
+        raise PhotoError(
+            f"no island found in the photo (a grid shape holds only {len(reading.island.tiles)} tile(s))",
+            kind="no_board",
+        )
     timing = {"locate": locate_ms, **reading.timing_ms}
     return IslandReading(
         reading.island, reading.flags, reading.cells, reading.grid, reading.quad, reading.cell_quads, timing
