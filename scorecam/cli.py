@@ -15,6 +15,7 @@ from scorecam.inputs import score_board_file
 from scorecam.photos import is_photo
 from scorecam.progress import Progress
 from scorecam.tables import report_table
+from vision.errors import ModelFileError
 
 GAMES = ("mondo", "mediterraneo")
 
@@ -353,6 +354,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except InputError as error:
         fail(error)
         return int(error.code)
+    except ModelFileError as error:  # an installation problem: say which file
+        print(f"scorecam: {error}", file=sys.stderr)
+        return int(Exit.UNREADABLE)
     except KeyboardInterrupt:
         print("scorecam: interrupted", file=sys.stderr)
         return 130

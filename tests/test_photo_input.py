@@ -86,3 +86,11 @@ def test_no_traceback_from_the_console_script(tmp_path):
     assert result.returncode == 3
     assert "Traceback" not in result.stderr
     assert result.stderr.strip() == f"scorecam: {path}: truncated JPEG file (it ends before the image does)"
+
+
+def test_a_missing_model_is_one_line_not_a_traceback(root, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("SCORECAM_MODELS", str(tmp_path))  # a folder without the models
+    photo = sorted((root / "samples/mondo").glob("*.jpg"))[0]
+    assert main(["score", str(photo)]) == 3
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and ".onnx: model file missing" in err

@@ -12,3 +12,7 @@ class PhotoError(Exception):
         super().__init__(reason)
         self.reason = reason
         self.kind = kind
+
+
+class ModelFileError(RuntimeError):
+    """A model file that is missing or not a scorecam model (an installation problem, not a photo's)."""

@@ -10,17 +10,21 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import onnxruntime as ort
 
+from vision.errors import ModelFileError
+
 METADATA_KEY = "scorecam"
 
 
-class ModelFileError(RuntimeError):
-    """A model file that is missing or not a scorecam model (an installation problem, not a photo's)."""
+def models_dir() -> Path:
+    """Where the shipped ONNX models live: $SCORECAM_MODELS, else the repository's models/."""
+    return Path(os.environ.get("SCORECAM_MODELS") or Path(__file__).resolve().parents[1] / "models")
 
 
 class OnnxModel:
@@ -58,12 +62,22 @@ def _session(path: Path) -> ort.InferenceSession:
 
 
 def read_metadata(session: ort.InferenceSession, path: Path) -> dict[str, Any]:
-    """The model's "scorecam" metadata; ModelFileError when it lacks any or it is unusable."""
+    """The model's "scorecam" metadata; ModelFileError when it lacks any or it is not JSON."""
     raw = session.get_modelmeta().custom_metadata_map.get(METADATA_KEY)
     if raw is None:
         raise ModelFileError(f"{path}: not a scorecam model (no '{METADATA_KEY}' metadata)")
     try:
         metadata = json.loads(raw)
+    except ValueError as error:
+        raise ModelFileError(f"{path}: broken '{METADATA_KEY}' metadata ({error})") from None
+    if not isinstance(metadata, dict):
+        raise ModelFileError(f"{path}: broken '{METADATA_KEY}' metadata (not an object)")
+    return metadata
+
+
+def _check_heads(session: ort.InferenceSession, metadata: dict[str, Any], path: Path) -> None:
+    """A head model (the tile reader) names its input size and heads, and its graph has them."""
+    try:
         int(metadata["input"]["size"])
         heads = metadata["heads"]
     except (ValueError, KeyError, TypeError) as error:
@@ -72,20 +86,38 @@ def read_metadata(session: ort.InferenceSession, path: Path) -> dict[str, Any]:
     missing = [name for name in heads if name not in outputs]
     if missing:
         raise ModelFileError(f"{path}: metadata names heads the graph lacks: {', '.join(missing)}")
-    return metadata
 
 
 @functools.lru_cache(maxsize=8)
-def _load(path: Path) -> OnnxModel:
+def _load_session(path: Path) -> tuple[ort.InferenceSession, dict[str, Any]]:
     if not path.is_file():
         raise ModelFileError(f"{path}: model file missing (the models are built with `make model-*`)")
     try:
         session = _session(path)
     except Exception as error:  # onnxruntime raises its own untyped errors for broken files
         raise ModelFileError(f"{path}: not a readable ONNX model ({str(error).splitlines()[0]})") from None
-    return OnnxModel(path, session, read_metadata(session, path))
+    return session, read_metadata(session, path)
+
+
+def load_session(path: str | Path, task: str | None = None) -> tuple[ort.InferenceSession, dict[str, Any]]:
+    """Any scorecam model's one-thread session and metadata, loaded once per process and path.
+
+    ``task`` (e.g. "mondo-locator") checks the metadata says the model is for that job.
+    """
+    resolved = Path(path).resolve()
+    session, metadata = _load_session(resolved)
+    if task is not None and metadata.get("task") != task:
+        raise ModelFileError(f"{resolved}: a {metadata.get('task')!r} model, not {task!r}")
+    return session, metadata
+
+
+@functools.lru_cache(maxsize=8)
+def _load(path: Path) -> OnnxModel:
+    session, metadata = _load_session(path)
+    _check_heads(session, metadata, path)
+    return OnnxModel(path, session, metadata)
 
 
 def load_model(path: str | Path) -> OnnxModel:
-    """The model at ``path``, loaded once per process and path."""
+    """The head model at ``path`` (inputs, heads from its metadata), loaded once per process and path."""
     return _load(Path(path).resolve())

@@ -29,7 +29,6 @@ The net's input size, normalization and output layout come from the model's ONNX
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -40,6 +39,7 @@ import numpy as np
 import onnxruntime as ort
 
 from vision.geometry import grid_cell_quads
+from vision.onnx_model import load_session, models_dir
 
 MODEL_PATH = Path(__file__).resolve().parents[2] / "models" / "mondo-locator.onnx"
 GRIDS = (3, 4)
@@ -84,15 +84,9 @@ class LocatorModel:
 
 
 @lru_cache(maxsize=2)
-def load_locator(path: str = str(MODEL_PATH)) -> LocatorModel:
+def load_locator(path: str | None = None) -> LocatorModel:
     """The ONNX session (one thread: the reader runs one photo a core) and its "scorecam" metadata."""
-    opts = ort.SessionOptions()
-    opts.intra_op_num_threads = 1
-    opts.inter_op_num_threads = 1
-    session = ort.InferenceSession(path, opts, providers=["CPUExecutionProvider"])
-    meta = json.loads(session.get_modelmeta().custom_metadata_map["scorecam"])
-    if meta.get("task") != "mondo-locator":
-        raise ValueError(f"{path} is not a mondo-locator model")
+    session, meta = load_session(path or models_dir() / MODEL_PATH.name, task="mondo-locator")
     return LocatorModel(session, meta)
 
 

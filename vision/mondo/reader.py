@@ -8,10 +8,8 @@ cells, decode against the kit's catalog.
 from __future__ import annotations
 
 import functools
-import os
 import time
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
@@ -20,18 +18,13 @@ from vision.errors import PhotoError
 from vision.geometry import crop_quads
 from vision.mondo.decode import CandidateTable, CellReading, candidate_table, decode_island
 from vision.mondo.locate import FoundIsland, locate_islands
-from vision.onnx_model import OnnxModel, load_model
+from vision.onnx_model import OnnxModel, load_model, models_dir
 from vision.synth.catalog import load_catalog
 
 TILE_MODEL = "mondo-tiles.onnx"
 # A grid in which the tile model sees fewer tiles than this is something else that looks like a
 # lattice (a sea of cards, a tiled floor): players leave at most a few spaces empty.
 MIN_TILES = 3
-
-
-def models_dir() -> Path:
-    """Where the shipped ONNX models live: $SCORECAM_MODELS, else the repository's models/."""
-    return Path(os.environ.get("SCORECAM_MODELS") or Path(__file__).resolve().parents[2] / "models")
 
 
 @dataclass(frozen=True)
