@@ -108,3 +108,14 @@ def test_kit_command(tmp_path, capsys):
     assert main(["kit", "mediterraneo", "--out", str(tmp_path)]) == 0
     assert "wrote 18 components (36 faces)" in capsys.readouterr().out
     assert (tmp_path / "mediterraneo-kit.pdf").exists()
+
+
+def test_islands_with_empty_spaces_stay_connected():
+    from vision.synth.catalog import load_catalog
+    from vision.synth.mondo_island import _connected, random_layout
+
+    catalog = load_catalog("mondo")
+    for seed in range(40):
+        layout = random_layout(catalog, np.random.default_rng(seed), 3 + seed % 2, "empty")
+        assert len(layout) < (3 + seed % 2) ** 2
+        assert _connected(layout)

@@ -79,7 +79,8 @@ def random_layout(catalog: dict, rng: np.random.Generator, grid: int, kind: str)
     Cells are filled in reading order; each takes a face and turn drawn with weights that favour
     water outside, land inside and terrains that match the neighbours already placed, as a player
     would. "misconnections" cares less about matching; "invalid" breaks the water rule once;
-    "empty" leaves 1 to 3 cells free (the rulebook allows it when the timer runs out).
+    "empty" leaves 1 to 3 cells free (the rulebook allows it when the timer runs out), never
+    splitting the island: each tile is laid next to one already placed.
     """
     match_weight = {"misconnections": 0.6}.get(kind, 3.0)
     broken_cell = int(rng.integers(grid * grid)) if kind == "invalid" else -1
@@ -121,5 +122,20 @@ def random_layout(catalog: dict, rng: np.random.Generator, grid: int, kind: str)
     layout = [p for _, p in placed.values()]
     if kind == "empty":
         for _ in range(int(rng.integers(1, 4))):
-            layout.pop(int(rng.integers(len(layout))))
+            # Every tile is laid next to one already there, so what stays is always connected.
+            removable = [i for i in range(len(layout)) if _connected(layout[:i] + layout[i + 1 :])]
+            layout.pop(removable[int(rng.integers(len(removable)))])
     return layout
+
+
+def _connected(layout: list[PlacedTile]) -> bool:
+    """Whether the tiles form one group through shared edges."""
+    cells = {(p.row, p.col) for p in layout}
+    seen, todo = set(), [next(iter(cells))]
+    while todo:
+        r, c = todo.pop()
+        if (r, c) in seen:
+            continue
+        seen.add((r, c))
+        todo += [n for n in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if n in cells]
+    return seen == cells
