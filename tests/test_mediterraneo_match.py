@@ -1,8 +1,7 @@
 """A Mediterráneo match over rounds (rulebook "Object of the Game", "End of the Round"; DESIGN.md)."""
 
-import copy
-
 import pytest
+from json_edits import DELETE, edited
 
 from scoring.errors import BoardFormatError
 from scoring.mediterraneo import (
@@ -238,15 +237,8 @@ def test_match_report_mid_match():
 
 
 def _mutated(path, value):
-    data = copy.deepcopy(match_json())
-    target = data
-    for key in path[:-1]:
-        target = target[key]
-    if value is None:
-        del target[path[-1]]
-    else:
-        target[path[-1]] = value
-    return data
+    """match_json() with the value at `path` replaced (or deleted when value is None)."""
+    return edited(match_json(), path, DELETE if value is None else value)
 
 
 @pytest.mark.parametrize(

@@ -1,10 +1,9 @@
 """Cards on the lattice and the placement rule (DESIGN.md "Sea placement"; rulebook "Sea Phase", "Seagulls")."""
 
-import copy
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from json_edits import DELETE, edited
 
 from scoring.errors import BoardFormatError
 from scoring.mediterraneo import (
@@ -320,15 +319,8 @@ def test_plays_json_round_trip():
 
 
 def _mutated(path, value):
-    data = copy.deepcopy(plays_json())
-    target = data
-    for key in path[:-1]:
-        target = target[key]
-    if value is None:
-        del target[path[-1]]
-    else:
-        target[path[-1]] = value
-    return data
+    """plays_json() with the value at `path` replaced (or deleted when value is None)."""
+    return edited(plays_json(), path, DELETE if value is None else value)
 
 
 @pytest.mark.parametrize(

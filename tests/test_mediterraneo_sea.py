@@ -1,10 +1,10 @@
 """The Mediterráneo sea model and its JSON format (DESIGN.md "Board formats")."""
 
-import copy
 import json
 from pathlib import Path
 
 import pytest
+from json_edits import DELETE, edited
 
 from scoring.errors import BoardFormatError
 from scoring.mediterraneo import SPECIES, Cell, Objective, Sea, sea_from_json, sea_to_json
@@ -88,18 +88,8 @@ def test_cell_is_animal():
 
 def _with(path: tuple, value) -> dict:
     """small_sea() with the value at `path` replaced (or deleted when value is DELETE)."""
-    data = copy.deepcopy(small_sea())
-    target = data
-    for key in path[:-1]:
-        target = target[key]
-    if value is DELETE:
-        del target[path[-1]]
-    else:
-        target[path[-1]] = value
-    return data
+    return edited(small_sea(), path, value)
 
-
-DELETE = object()
 
 FORMAT_ERRORS = [
     ("format 2", _with(("format",), 2), 'unsupported "format" 2'),
