@@ -1,11 +1,12 @@
-"""Island locator on simulated photos (held-out seeds): grid size, outer corners, no island, two islands."""
+"""Island locator on simulated photos (held-out seeds): grid size, tiles inside their crops, outer corners,
+no island, two islands."""
 
 import cv2
 import numpy as np
 import pytest
 
-from vision.mondo.bench_locate import corner_errors
-from vision.mondo.locate import locate_islands
+from vision.mondo.grid_match import corner_errors, match_grid
+from vision.mondo.locate import CellsMap, locate_islands, tile_points
 from vision.synth.catalog import load_catalog
 from vision.synth.clutter import note_image
 from vision.synth.mondo_art import render_mondo_face
@@ -14,7 +15,7 @@ from vision.synth.photo import Piece, draw_style, photograph
 from vision.synth.scenes import TILE_MM, TILE_THICKNESS_MM, camera_from_dict, mondo_scene, project_mm
 
 LONG_SIDE = 1200
-TOL = 0.1  # cells: the bench's "found"
+TOL = 0.1  # cells: outline corners of these islands (no more than a corner cell empty)
 PITCH_MM = 52.0
 
 
@@ -31,11 +32,13 @@ def _scene(catalog, seed, grid, kind):
     return mondo_scene(np.random.default_rng([seed]), catalog, long_side_px=LONG_SIDE, grid=grid, kind=kind)
 
 
-def _assert_found(result, truth_quad, grid):
+def _assert_found(result, truth, grid):
     assert result.islands, "no island found"
     island = result.islands[0]
     assert island.grid == grid
-    assert corner_errors(island.quad, np.asarray(truth_quad), grid).max() <= TOL
+    match = match_grid(island.quad, island.grid, truth)
+    assert match.found, match.why_not(island.grid, grid)
+    assert match.corner_error <= TOL
     assert island.cell_quads.shape == (grid * grid, 4, 2)
     assert 0.0 <= island.score <= 1.0
 
@@ -45,7 +48,7 @@ def test_complete_island_with_loose_tiles_about(catalog, seed, grid):
     scene = _scene(catalog, seed, grid, "complete")
     assert scene.truth["scene"]["loose_tiles"] >= 1  # the seed is chosen to have some
     result = locate_islands(_photo(scene))
-    _assert_found(result, scene.truth["island_quad"], grid)
+    _assert_found(result, scene.truth, grid)
     assert len(result.islands) == 1
     assert result.islands[0].tiles_seen >= grid * grid - 1
 
@@ -55,13 +58,13 @@ def test_island_with_an_empty_corner_cell(catalog):
     occupied = {(t["row"], t["col"]) for t in scene.truth["tiles"]}
     assert {(0, 0), (0, 2), (2, 0), (2, 2)} - occupied  # the seed is chosen to leave a corner empty
     result = locate_islands(_photo(scene))
-    _assert_found(result, scene.truth["island_quad"], 3)
+    _assert_found(result, scene.truth, 3)
 
 
 def test_forced_grid_is_kept(catalog):
     scene = _scene(catalog, 9502, 4, "complete")
     result = locate_islands(_photo(scene), grid=4)
-    _assert_found(result, scene.truth["island_quad"], 4)
+    _assert_found(result, scene.truth, 4)
     with pytest.raises(ValueError):
         locate_islands(_photo(scene), grid=5)
 
@@ -99,6 +102,43 @@ def test_two_islands_are_both_reported(catalog):
     result = locate_islands(shot.image)
     assert len(result.islands) == 2
     for truth in truths:
-        errors = [corner_errors(island.quad, truth, 3).max() for island in result.islands]
+        errors = [corner_errors(island.quad, truth, 3)[1].max() for island in result.islands]
         assert min(errors) <= TOL
     assert all(island.grid == 3 for island in result.islands)
+
+
+def _lattice_picture(occupied):
+    """A cells map with 20 px cells, lattice point (i, j) at px (40 + 20 i, 40 + 20 j), occupied where
+    asked; the picture -> lattice map; the centre of every lattice point."""
+    values = np.zeros((200, 240), np.float32)
+    for i, j in occupied:
+        values[30 + 20 * j : 50 + 20 * j, 30 + 20 * i : 50 + 20 * i] = 1.0
+    g = np.array([[1 / 20, 0, -2.0], [0, 1 / 20, -2.0], [0, 0, 1]])
+    return CellsMap(values, (1.0, 1.0, 0.0, 0.0)), g
+
+
+def _at(points):
+    return np.array([[40 + 20 * i, 40 + 20 * j] for i, j in points], float)
+
+
+def test_a_centre_on_an_empty_cell_is_not_a_tile():
+    island = [(i, j) for i in range(3) for j in range(3)]
+    cells, g = _lattice_picture(island)
+    # a tile-like stripe on the table beside the island: a peak on the lattice, but no occupied cell
+    idx, ok, _ = tile_points(g, _at([*island, (3, 1)]), None, cells)
+    assert ok.sum() == 9 and not ok[-1]
+
+
+def test_two_peaks_on_one_tile_count_once():
+    cells, g = _lattice_picture([(0, 0), (1, 0), (2, 0)])
+    pts = np.vstack([_at([(0, 0), (1, 0), (2, 0)]), [[42.0, 41.0]]])
+    idx, ok, _ = tile_points(g, pts, None, cells)
+    assert ok.tolist() == [True, True, True, False]
+
+
+def test_centres_beyond_a_grid_are_cut_to_the_window_that_holds_most():
+    island = [(i, j) for i in range(3) for j in range(3)]
+    stray = [(6, 0), (6, 1)]  # a printed card's pattern, far off but on the lattice and "occupied"
+    cells, g = _lattice_picture(island + stray)
+    idx, ok, _ = tile_points(g, _at(island + stray), None, cells)
+    assert ok.tolist() == [True] * 9 + [False] * 2

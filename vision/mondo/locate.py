@@ -8,9 +8,11 @@ classical geometry, in two passes:
 1. Find. The photo at ~320 px long side -> maps. Every connected region of occupied cells with at
    least 3 tile centres is a candidate. A lattice is fitted to its centres (guesses from the
    region's hull cut down to 4 sides, and from local steps between neighbouring centres; the guess
-   that puts most centres on a compact lattice wins), tile centres outside the region that sit on
-   the lattice join it (an island tile whose neighbours are all empty looks loose to the net), and
-   the occupied lattice points give the grid's extent and size (3 or 4; `grid` forces it).
+   that puts most centres on a compact lattice wins; a centre counts once per lattice point, only
+   on an occupied cell, and only inside the grid-sized window that holds most of them, so a
+   tile-like pattern on the table cannot stretch the grid), tile centres outside the region that
+   sit on the lattice join it (an island tile whose neighbours are all empty looks loose to the
+   net), and the occupied lattice points give the grid's extent and size (3 or 4; `grid` forces it).
 2. Refine. The photo is rectified onto the found grid (plus a margin) at 256 px, where every
    cell has the same size whatever the tilt, and the net runs again; its centres are fitted to a
    lattice afresh and relabelled to agree with pass 1 (so pass 1 may be off by a fair part of a
@@ -50,7 +52,7 @@ MIN_CENTRES = 3  # an island shows at least this many tile centres on one lattic
 LATTICE_TOL = 0.3  # a centre farther than this (cells) from its lattice point is not on it
 REACH_TOL = 0.45  # ... while refitting once the lattice is known (extrapolation is worst at the rim)
 ADOPT_TOL = 0.2  # ... for a tile outside the island's region (loose tiles lie off the lattice)
-SIDE_WEIGHT = 3.0  # the outline along one cell's side weighs as much as this many tile centres
+SIDE_WEIGHT = 0.9  # the outline along one cell's side weighs as much as this many tile centres
 LINE_BAND = 0.2  # outline points within this (cells) of an outer grid line are on it
 UPSAMPLE = 4  # the cells map is upsampled this much before tracing its outline
 MAX_SKEW = 0.25  # cos of the angle between the grid's axes on the table, at most (true grids: < 0.05)
@@ -60,6 +62,7 @@ AGAIN_SHIFT = 0.15  # cells: a refinement that moved a corner this far is refine
 FOCAL_RATIO = 25.5 / 43.27  # a phone's main camera: 23-28 mm equivalent over the 36x24 mm diagonal
 CAMERA_PRIOR = 10.0  # weight of "square grid, seen by that camera" against the data (cells)
 MAX_LINE_POINTS = 400  # outline points in the final fit, at most
+OCCUPIED_MIN = 0.5  # a tile centre counts where the cells map's mean over its cell's middle reaches this
 
 
 @dataclass(frozen=True, eq=False)  # eq=False: numpy fields
@@ -129,6 +132,28 @@ def map_to_image(pts: np.ndarray, affine: Affine) -> np.ndarray:
     ax, ay, bx, by = affine
     p = np.asarray(pts, np.float64).reshape(-1, 2)
     return np.column_stack([p[:, 0] * ax + bx, p[:, 1] * ay + by])
+
+
+@dataclass(frozen=True, eq=False)
+class CellsMap:
+    """The occupied-cells map and its map px -> picture px affine."""
+
+    values: np.ndarray
+    affine: Affine
+
+    def occupancy(self, g: np.ndarray, lattice: np.ndarray) -> np.ndarray:
+        """Mean of the map over the middle (0.6 x 0.6 cell) of each lattice cell, `g` mapping picture
+        px -> lattice: about 1 under a tile, low on the table. A tile-like pattern on the table (a
+        stripe, a printed card) makes a peak the lattice may take in, but no occupied cell."""
+        if not len(lattice):
+            return np.zeros(0)
+        offs = np.stack(np.meshgrid(np.linspace(-0.3, 0.3, 5), np.linspace(-0.3, 0.3, 5)), -1).reshape(-1, 2)
+        pts = apply_h(np.linalg.inv(g), (np.asarray(lattice, float)[:, None, :] + offs).reshape(-1, 2))
+        ax, ay, bx, by = self.affine
+        mx = ((pts[:, 0] - bx) / ax).astype(np.float32).reshape(1, -1)
+        my = ((pts[:, 1] - by) / ay).astype(np.float32).reshape(1, -1)
+        vals = cv2.remap(self.values.astype(np.float32), mx, my, cv2.INTER_LINEAR, borderValue=0.0)
+        return vals.reshape(len(lattice), -1).mean(1)
 
 
 def find_peaks(heat: np.ndarray, threshold: float = PEAK_MIN) -> np.ndarray:
@@ -428,19 +453,51 @@ def camera_plausible(g: np.ndarray, camera: np.ndarray | None) -> bool:
     return abs(m[:, 0] @ m[:, 1]) / (n1 * n2) < MAX_SKEW and max(n1, n2) / min(n1, n2) < MAX_ASPECT
 
 
+def tile_points(
+    g: np.ndarray, pts: np.ndarray, grid: int | None, cells: CellsMap | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The centres that are the island's tiles under lattice map G: on a lattice point, on an
+    occupied cell (where `cells` is given), one per lattice point (the closest), and inside the
+    grid-sized window of the lattice that holds most of them (a false centre beyond the island
+    would otherwise stretch the grid). (lattice coords, tile mask, residuals)."""
+    idx, ok, r = assign(g, pts)
+    if cells is not None and ok.any():
+        ok[ok] = cells.occupancy(g, idx[ok]) >= OCCUPIED_MIN
+    seen: set[tuple[int, int]] = set()
+    for k in np.flatnonzero(ok)[np.argsort(r[ok])]:
+        key = (int(idx[k, 0]), int(idx[k, 1]))
+        ok[k] = key not in seen
+        seen.add(key)
+    size = grid or max(GRIDS)
+    if ok.any() and (idx[ok].max(0) - idx[ok].min(0) + 1).max() > size:
+        lo, hi = idx[ok].min(0), idx[ok].max(0)
+        best, best_in = 0, ok
+        for x0 in range(int(lo[0]), int(max(lo[0], hi[0] - size + 1)) + 1):
+            for y0 in range(int(lo[1]), int(max(lo[1], hi[1] - size + 1)) + 1):
+                inside = ok & np.all((idx >= [x0, y0]) & (idx < [x0 + size, y0 + size]), axis=1)
+                if inside.sum() > best:
+                    best, best_in = int(inside.sum()), inside
+        ok = best_in
+    return idx, ok, r
+
+
 def fit_lattice(
-    pts: np.ndarray, quad0: np.ndarray | None, grid: int | None, camera: np.ndarray | None = None
+    pts: np.ndarray,
+    quad0: np.ndarray | None,
+    grid: int | None,
+    camera: np.ndarray | None = None,
+    cells: CellsMap | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """The map G (picture -> lattice, tile centres at integer points) that puts most tile centres on
-    a lattice that fits a grid, a camera-plausible one first; with the centres' lattice coordinates
-    and inlier mask."""
+    """The map G (picture -> lattice, tile centres at integer points) that puts most tile centres
+    (see `tile_points`) on a lattice that fits a grid, a camera-plausible one first; with the
+    centres' lattice coordinates and tile mask."""
     best = None
     for g in lattice_guesses(pts, quad0, grid):
         # a tile a cell beyond the rest is where a fit extrapolates worst: look for it again
         g = _settle(_settle(g, pts, REACH_TOL), pts)
         if not np.all(np.isfinite(g)) or np.linalg.cond(g) > 1e10:
             continue  # collinear centres: no plane lattice from them
-        idx, ok, r = assign(g, pts)
+        idx, ok, r = tile_points(g, pts, grid, cells)
         if ok.sum() < MIN_CENTRES or grid_extent(idx[ok], grid) is None:
             continue
         # a sheared labelling fits the same points as well: the compact one is right
@@ -545,10 +602,11 @@ def find_island(
     outline: np.ndarray,
     grid: int | None,
     camera: np.ndarray | None = None,
+    cells: CellsMap | None = None,
 ) -> _Found | None:
     """Pass 1: lattice from the region's tile centres (guided by its outline), free centres on it
     (see `adopt`), grid extent from the occupied lattice points, then a first joint fit."""
-    fit = fit_lattice(centres[mine], outline_quad(outline), grid, camera)
+    fit = fit_lattice(centres[mine], outline_quad(outline), grid, camera, cells)
     if fit is None:
         return None
     g_h, idx_m, ok_m = fit
@@ -616,7 +674,9 @@ def refine_rectified(model: LocatorModel, image: np.ndarray, found: _Found) -> n
     k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
     outline = map_to_image(region_outline(cells, labels, k), affine)
     camera = to_px @ found.g_h @ nominal_camera(image.shape)  # intrinsics in picture px
-    from_px = lattice_in_picture(peaks, outline, np.linalg.inv(to_px), found.extent[2], camera)
+    from_px = lattice_in_picture(
+        peaks, outline, np.linalg.inv(to_px), found.extent[2], camera, CellsMap(cells, affine)
+    )
     if from_px is None:
         return None
     idx, ok, _ = assign(from_px, peaks)
@@ -710,7 +770,12 @@ def fit_on_camera(
 
 
 def lattice_in_picture(
-    peaks: np.ndarray, outline: np.ndarray, first: np.ndarray, grid: int, camera: np.ndarray
+    peaks: np.ndarray,
+    outline: np.ndarray,
+    first: np.ndarray,
+    grid: int,
+    camera: np.ndarray,
+    cells: CellsMap | None = None,
 ) -> np.ndarray | None:
     """The lattice of the rectified picture's tile centres, labelled as the first pass labelled it.
 
@@ -718,7 +783,7 @@ def lattice_in_picture(
     centres in the wrong cells); then the new labels are mapped onto the first pass's by the symmetry
     of the square plus the integer shift that agrees best with where `first` (picture px -> lattice)
     put the centres: averaged over all of them, its errors do not matter."""
-    fit = fit_lattice(peaks, outline_quad(outline), grid, camera)
+    fit = fit_lattice(peaks, outline_quad(outline), grid, camera, cells)
     if fit is None:
         return first
     g_new, idx, ok = fit
@@ -823,7 +888,7 @@ def locate_islands(
         if mine.sum() < MIN_CENTRES or _inside_any(centres[mine].mean(0), [q for _, q in islands]):
             continue
         outline = np.vstack([map_to_image(region_outline(cells, labels, k), affine) for k in group])
-        found = find_island(centres, mine, free, outline, grid, camera)
+        found = find_island(centres, mine, free, outline, grid, camera, CellsMap(cells, affine))
         if found is None or found.used.sum() < MIN_CENTRES:
             continue
         free &= ~found.used
