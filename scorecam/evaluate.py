@@ -1,8 +1,10 @@
 """`scorecam eval`: read simulated photos back and compare with their truth (DESIGN.md, "Evaluation").
 
-Figures: islands found (right grid size, every outer corner within 0.1 cell of the truth), per-cell
-accuracy of each head of the final reading, islands read exactly, scores exact (with the catalog
-and head by head, on the same photos), and the median time per photo from file to board.
+Figures: islands found (right grid size, every tile wholly inside its cell's crop: see
+`vision.mondo.grid_match`), outline corners within 0.1 cell of the simulator's grid (reported, not
+the test), per-cell accuracy of each head of the final reading, islands read exactly, scores exact
+(with the catalog and head by head, on the same photos), and the median time per photo from file to
+board.
 """
 
 from __future__ import annotations
@@ -14,8 +16,6 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from scorecam.progress import Progress
 from scoring.mondo import (
     Island,
@@ -26,7 +26,7 @@ from scoring.mondo import (
     turn_score_to_json,
 )
 
-CORNER_TOLERANCE = 0.1  # of a cell side
+CORNER_TOLERANCE = 0.1  # of a cell side: the outline figure
 
 
 def truth_photos(folder: Path) -> list[Path]:
@@ -42,22 +42,6 @@ def truth_photos(folder: Path) -> list[Path]:
             if photo.exists():
                 photos.append(photo)
     return photos
-
-
-def quad_alignment(read_quad: np.ndarray, truth_quad: np.ndarray, grid: int) -> tuple[int, float]:
-    """(quarter turns k, worst corner error in cells): the read grid turned by k matches the truth.
-
-    The reader may name any corner of a square island first; turning the read island clockwise by
-    k quarter turns makes its cell (0, 0) the truth's.
-    """
-    side = float(np.mean(np.linalg.norm(truth_quad - np.roll(truth_quad, 1, axis=0), axis=1)))
-    best = (0, float("inf"))
-    for k in range(4):
-        error = float(np.max(np.linalg.norm(np.roll(read_quad, -k, axis=0) - truth_quad, axis=1)))
-        if error < best[1]:
-            best = (k, error)
-    k, error = best
-    return (4 - k) % 4, error / (side / grid)
 
 
 def _same_tiles(read: Island, truth: Island) -> bool:
@@ -80,6 +64,7 @@ def evaluate(folder: Path, *, limit: int | None = None, progress: bool = True) -
     import cv2
 
     from vision.mondo.decode import decode_island
+    from vision.mondo.grid_match import match_grid
     from vision.mondo.heads import HEADS, tile_labels
     from vision.mondo.locate import locate_islands
     from vision.mondo.reader import catalog_table, read_cells, tile_model
@@ -92,7 +77,8 @@ def evaluate(folder: Path, *, limit: int | None = None, progress: bool = True) -
     model = tile_model()
     table = catalog_table(model)
     bar = Progress("eval", len(photos), enabled=None if progress else False)
-    found = read_exactly = exact_catalog = exact_heads = 0
+    found = read_exactly = exact_catalog = exact_heads = corners_close = 0
+    clearances = []
     head_right: dict[str, int] = defaultdict(int)
     head_total: dict[str, int] = defaultdict(int)
     times, failures = [], []
@@ -110,9 +96,8 @@ def evaluate(folder: Path, *, limit: int | None = None, progress: bool = True) -
         if reading is None:
             failures.append({"photo": photo_path.name, "why": "no island found"})
             continue
-        k, corner_error = quad_alignment(
-            reading.quad * photo.scale, np.array(truth["island_quad"]), truth_island.grid
-        )
+        match = match_grid(reading.quad * photo.scale, reading.grid, truth)
+        corners_close += int(match.grid_right and match.corner_error <= CORNER_TOLERANCE)
         truth_points = _points(truth_island, "truth")
         # The score does not depend on how the grid was turned: compare it whatever the corners did.
         score_right = _points(reading.island, "truth") == truth_points
@@ -120,12 +105,14 @@ def evaluate(folder: Path, *, limit: int | None = None, progress: bool = True) -
         cells = [(r, c) for r in range(reading.grid) for c in range(reading.grid)]
         by_heads = decode_island(probs, model.heads, cells, reading.grid, table, use_catalog=False).island
         exact_heads += int(_points(by_heads, "truth") == truth_points)
-        if reading.grid != truth_island.grid or corner_error > CORNER_TOLERANCE:
-            why = f"grid {reading.grid} vs {truth_island.grid}, corner error {corner_error:.2f} cells"
+        if match.grid_right:
+            clearances.append(match.tile_clearance)
+        if not match.found:
+            why = match.why_not(reading.grid, truth_island.grid)
             failures.append({"photo": photo_path.name, "why": why, "score_right": score_right})
             continue
         found += 1
-        read_island = rotated_island(reading.island, k)
+        read_island = rotated_island(reading.island, match.turns)
         for cell in truth_island.cells():
             want = tile_labels(truth_island.tile_at(*cell))
             got = tile_labels(read_island.tile_at(*cell))
@@ -141,6 +128,8 @@ def evaluate(folder: Path, *, limit: int | None = None, progress: bool = True) -
     return {
         "photos": total,
         "islands_found": found / total,
+        "least_tile_clearance": min(clearances) if clearances else None,
+        "outline_corners_within_0.1_cell": corners_close / total,
         "head_accuracy": {h: head_right[h] / head_total[h] for h in HEADS if head_total[h]},
         "edge_accuracy": edges[0] / edges[1] if edges[1] else None,
         "islands_read_exactly": read_exactly / total,
@@ -155,7 +144,14 @@ def eval_table(result: dict[str, Any]) -> str:
     pct = lambda x: f"{100 * x:.2f}%"  # noqa: E731
     lines = [
         f"photos                          {result['photos']}",
-        f"islands found                   {pct(result['islands_found'])}",
+        f"islands found                   {pct(result['islands_found'])} (grid right, every tile inside its crop)",
+    ]
+    if result["least_tile_clearance"] is not None:
+        lines.append(
+            f"  least tile clearance          {result['least_tile_clearance']:.3f} cell (inside its crop)"
+        )
+    lines += [
+        f"  outline corners within 0.1    {pct(result['outline_corners_within_0.1_cell'])} (cell, of the simulator's grid)",
         f"per-edge terrain accuracy       {pct(result['edge_accuracy'])}",
     ]
     for head, acc in result["head_accuracy"].items():

@@ -159,7 +159,9 @@ def test_eval_reports_every_figure(root, tmp_path, capsys):
     result = json.loads(result_path.read_text())
     assert result["photos"] == 3
     assert result["islands_found"] == 1.0
+    assert result["least_tile_clearance"] > 0
     assert {
+        "outline_corners_within_0.1_cell",
         "islands_read_exactly",
         "scores_exact",
         "scores_exact_head_by_head",
