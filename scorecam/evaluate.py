@@ -67,7 +67,7 @@ def evaluate(folder: Path, *, limit: int | None = None, progress: bool = True) -
     from vision.mondo.grid_match import match_grid
     from vision.mondo.heads import HEADS, tile_labels
     from vision.mondo.locate import locate_islands
-    from vision.mondo.reader import catalog_table, read_cells, tile_model
+    from vision.mondo.reader import catalog_table, read_best_place, tile_model
     from vision.photo_io import read_photo
 
     cv2.setNumThreads(1)  # the figure is for one core
@@ -90,7 +90,7 @@ def evaluate(folder: Path, *, limit: int | None = None, progress: bool = True) -
         located = locate_islands(photo.image)
         reading = None
         if located.islands:
-            reading, probs = read_cells(photo.image, located.islands[0], model=model)
+            reading, probs = read_best_place(photo.image, located.islands[0], model=model)
         times.append((time.perf_counter() - start) * 1000)
         bar(n)
         if reading is None:

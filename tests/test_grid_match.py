@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from vision.geometry import CROP_MARGIN
-from vision.mondo.grid_match import corner_errors, match_grid
+from vision.mondo.grid_match import corner_errors, match_grid, outer_tile_insets
 
 CELL = 100.0  # px
 TILE = 90.0  # px: a tile is a little smaller than its cell, as on the table
@@ -76,3 +76,9 @@ def test_corner_errors_are_in_cells_at_each_corner():
     k, errors = corner_errors(np.roll(truth, 2, axis=0) + [3.0, 0.0], truth, 3)
     assert k == 2
     np.testing.assert_allclose(errors, [0.03] * 4)
+
+
+def test_outer_tiles_lie_their_share_of_the_slack_inside_the_outline():
+    insets = outer_tile_insets(_truth(empty=((1, 1),)))  # the centre tile has no outer side
+    assert len(insets) == 12  # 4 sides of 3 tiles each
+    np.testing.assert_allclose(insets, (CELL - TILE) / 2 / CELL, atol=1e-5)

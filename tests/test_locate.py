@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision.mondo.grid_match import corner_errors, match_grid
-from vision.mondo.locate import CellsMap, locate_islands, tile_points
+from vision.mondo.locate import CellsMap, locate_islands, other_extents, tile_points
 from vision.synth.catalog import load_catalog
 from vision.synth.clutter import note_image
 from vision.synth.mondo_art import render_mondo_face
@@ -142,3 +142,13 @@ def test_centres_beyond_a_grid_are_cut_to_the_window_that_holds_most():
     cells, g = _lattice_picture(island + stray)
     idx, ok, _ = tile_points(g, _at(island + stray), None, cells)
     assert ok.tolist() == [True] * 9 + [False] * 2
+
+
+def test_a_grid_with_a_whole_empty_row_has_its_other_place():
+    three_by_two = np.array([[i, j] for i in range(3) for j in range(2)], float)
+    assert other_extents(three_by_two, (0, 0, 3)) == [(0, -1, 3)]
+    assert other_extents(three_by_two, (0, -1, 3)) == [(0, 0, 3)]
+    full = np.array([[i, j] for i in range(3) for j in range(3)], float)
+    assert other_extents(full, (0, 0, 3)) == []
+    # a 4x4 grid around a 2x3 block: 3 places across, 2 down, less the one taken
+    assert len(other_extents(np.array([[i, j] for i in range(2) for j in range(3)], float), (0, 0, 4))) == 5

@@ -4,6 +4,7 @@ commands (score, annotate, turn, batch, eval) and photos without exactly one isl
 import csv
 import json
 import shutil
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -11,10 +12,16 @@ import pytest
 
 from scorecam.cli import main
 from scorecam.photos import score_photo_file
+from scoring.mondo import score_turn, single_island_turn, turn_score_to_json
+from vision.geometry import grid_cell_quads
 from vision.synth.catalog import load_catalog
 from vision.synth.mondo_art import render_mondo_face
 from vision.synth.mondo_island import component_by_id, random_layout
 from vision.synth.photo import PhotoStyle, Piece, photograph
+
+
+def _report(island):
+    return turn_score_to_json(score_turn(single_island_turn("island", island)))["players"][0]
 
 
 def sample_photos(root):
@@ -192,3 +199,30 @@ def test_batch_of_every_kind_of_board_file(root, tmp_path, capsys):
     assert totals[("mediterraneo-round-over.json", "circle")] == "11"
     assert ("mediterraneo-match.json", "") in totals
     assert all(r["status"] == "scored" for r in rows)
+
+
+@pytest.mark.parametrize("seed", [9609, 9658])
+def test_a_whole_empty_outer_row_goes_where_the_coast_says(seed):
+    """Six tiles in a 3x3 grid, a whole outer row (or column) empty: the photo alone does not say
+    which side it is on, but the rules do: an island's outer edges are coast, its inner ones land."""
+    from scoring.mondo import island_from_json
+    from scoring.mondo.score import analyse_island
+    from vision.mondo.locate import locate_islands
+    from vision.mondo.reader import read_best_place
+    from vision.synth.scenes import mondo_scene
+
+    scene = mondo_scene(
+        np.random.default_rng([seed]), load_catalog("mondo"), long_side_px=1200, grid=3, kind="empty"
+    )
+    truth = island_from_json(scene.truth["board"])
+    assert len(truth.tiles) == 6 and analyse_island(truth).valid  # the seeds are chosen for this
+    image = cv2.imdecode(np.frombuffer(scene.jpeg, np.uint8), cv2.IMREAD_COLOR)
+    found = locate_islands(image).islands[0]
+    assert len(found.alternatives) == 1  # the empty row on this side of the tiles, or on that
+    places = [found.quad, found.alternatives[0]]
+    for first, other in (places, places[::-1]):  # whichever the locator names first
+        asked = replace(found, quad=first, cell_quads=grid_cell_quads(first, 3), alternatives=(other,))
+        reading, _ = read_best_place(image, asked)
+        assert analyse_island(reading.island).valid
+        want, got = scene.truth["report"]["players"][0], _report(reading.island)
+        assert (got["points"], got["total"]) == (want["points"], want["total"])

@@ -25,7 +25,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.mondo.grid_match import match_grid
+from vision.mondo.grid_match import match_grid, outer_tile_insets
 from vision.mondo.locate import MODEL_PATH, load_locator, locate_islands
 from vision.synth.dataset import photo_stem, write_photo
 
@@ -66,10 +66,11 @@ def photos_for(n: int, seed: int, long_side: int, jobs: int) -> Path:
 def bench(folder: Path, n: int, seed: int, reduce: int, model_path: Path) -> dict:
     cv2.setNumThreads(1)  # one core, as the reader runs
     model = load_locator(str(model_path))
-    rows, times, cpu_times, decode_times = [], [], [], []
+    rows, times, cpu_times, decode_times, insets = [], [], [], [], []
     for i in range(n):
         stem = photo_stem("mondo", seed, i)
         truth = json.loads((folder / f"{stem}.json").read_text())
+        insets.append(outer_tile_insets(truth))
         data = np.fromfile(folder / f"{stem}.jpg", np.uint8)
         c0 = time.process_time()
         image = cv2.imdecode(data, REDUCED[reduce])
@@ -100,6 +101,7 @@ def bench(folder: Path, n: int, seed: int, reduce: int, model_path: Path) -> dic
     grid_ok = np.array([r.get("found_grid") == r["grid"] for r in rows])
     errs = np.array([r["max_err"] for r in located if r.get("found_grid") == r["grid"]])
     clearances = np.array([r["clearance"] for r in located if r.get("found_grid") == r["grid"]])
+    insets = np.concatenate(insets)
     return {
         "photos": n,
         "seed": seed,
@@ -111,6 +113,7 @@ def bench(folder: Path, n: int, seed: int, reduce: int, model_path: Path) -> dic
         "worst_corner_err_median_cells": float(np.median(errs)) if len(errs) else None,
         "worst_corner_err_p95_cells": float(np.percentile(errs, 95)) if len(errs) else None,
         "tile_clearance_min_cells": float(clearances.min()) if len(clearances) else None,
+        "outer_tile_inset_cells": [float(insets.min()), float(np.median(insets)), float(insets.max())],
         "locate_ms_median": 1000 * float(np.median(times)),
         "locate_ms_p95": 1000 * float(np.percentile(times, 95)),
         "locate_cpu_ms_median": 1000 * float(np.median(cpu_times)),
@@ -150,6 +153,10 @@ def main(argv: list[str] | None = None) -> None:
             f"outline corners        {100 * res['corners_within_tol']:.1f}% within {CORNER_TOL} cell of the truth; "
             f"worst corner: median {res['worst_corner_err_median_cells']:.3f}, 95th pct {res['worst_corner_err_p95_cells']:.3f}"
         )
+    lo, mid, hi = res["outer_tile_inset_cells"]
+    print(
+        f"truth: outer tiles lie {lo:.3f} to {hi:.3f} cell (median {mid:.3f}) inside the simulator's outline"
+    )
     print(
         f"locate time, one core  median {res['locate_cpu_ms_median']:.1f} ms CPU, "
         f"95th pct {res['locate_cpu_ms_p95']:.1f} ms (wall median {res['locate_ms_median']:.1f} ms)"

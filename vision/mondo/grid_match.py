@@ -8,9 +8,10 @@ sticks out of its crop).
 
 The distance of the outline corners from the simulator's grid is reported beside it, but it is not
 the test: the simulator lays tiles by hand into a grid whose pitch is a few mm larger than a tile,
-so an outer tile's edge lies 0 to 0.11 cell inside the grid's outline (seed 9100, 500 photos). Where
-a corner cell is empty, that corner is extrapolated from one or two such tiles, and no photo shows
-where the simulator's line was to better than that.
+so an outer tile's edge lies up to a tenth of a cell inside the grid's outline (`outer_tile_insets`;
+`python -m vision.mondo.bench_locate` prints their range). Where a corner cell is empty, that corner
+is extrapolated from one or two such tiles, and no photo shows where the simulator's line was to
+better than that.
 """
 
 from __future__ import annotations
@@ -71,3 +72,24 @@ def match_grid(read_quad: np.ndarray, read_grid: int, truth: dict) -> GridMatch:
         reach = np.abs(u - [tile["col"] + 0.5, tile["row"] + 0.5]).max()
         clearance = min(clearance, 0.5 + CROP_MARGIN - float(reach))
     return GridMatch(True, (4 - k) % 4, corner_error, clearance)
+
+
+def outer_tile_insets(truth: dict) -> np.ndarray:
+    """How far (cells) each outer tile's outermost corner lies inside the truth grid's outline, one
+    value per tile and outer side: the simulator's hand-placement slack, which no photo shows."""
+    grid = int(truth["scene"]["grid"])
+    lattice = np.array([[0, 0], [grid, 0], [grid, grid], [0, grid]], np.float32)
+    to_lattice = cv2.getPerspectiveTransform(np.asarray(truth["island_quad"], np.float32), lattice)
+    insets = []
+    for tile in truth["tiles"]:
+        u = cv2.perspectiveTransform(np.asarray(tile["corners"], np.float32)[None], to_lattice)[0]
+        row, col = tile["row"], tile["col"]
+        if col == 0:
+            insets.append(u[:, 0].min())
+        if col == grid - 1:
+            insets.append(grid - u[:, 0].max())
+        if row == 0:
+            insets.append(u[:, 1].min())
+        if row == grid - 1:
+            insets.append(grid - u[:, 1].max())
+    return np.array(insets, np.float64)

@@ -57,7 +57,7 @@ LINE_BAND = 0.2  # outline points within this (cells) of an outer grid line are 
 UPSAMPLE = 4  # the cells map is upsampled this much before tracing its outline
 MAX_SKEW = 0.25  # cos of the angle between the grid's axes on the table, at most (true grids: < 0.05)
 MAX_ASPECT = 1.3  # ratio of the lengths of the grid's axes on the table, at most (true grids: < 1.05)
-MAX_SHIFT = 1.0  # cells: the refined outline may move this far from the first one, no farther
+MAX_SHIFT = 1.0  # cells: the refined outline may move this far from the first one, unless it holds more tiles
 AGAIN_SHIFT = 0.15  # cells: a refinement that moved a corner this far is refined once more
 FOCAL_RATIO = 25.5 / 43.27  # a phone's main camera: 23-28 mm equivalent over the 36x24 mm diagonal
 CAMERA_PRIOR = 10.0  # weight of "square grid, seen by that camera" against the data (cells)
@@ -72,6 +72,9 @@ class FoundIsland:
     cell_quads: np.ndarray  # (grid*grid, 4, 2) float32, reading order
     tiles_seen: int
     score: float  # 0..1
+    # Other places of the grid that hold the same tiles (outer quads, as `quad`): where the tiles
+    # leave a whole outer row or column empty, the photo alone does not say on which side it is.
+    alternatives: tuple[np.ndarray, ...] = ()
 
 
 @dataclass(frozen=True, eq=False)
@@ -399,15 +402,24 @@ def _settle(g: np.ndarray, pts: np.ndarray, tol: float = LATTICE_TOL) -> np.ndar
     return g
 
 
-def lattice_guesses(pts: np.ndarray, quad0: np.ndarray | None, grid: int | None) -> list[np.ndarray]:
+def lattice_guesses(
+    pts: np.ndarray, quad0: np.ndarray | None, grid: int | None, blocks: bool = False
+) -> list[np.ndarray]:
     """Candidate picture -> lattice maps: the outline quad read as a 3x3 or 4x4 grid (right unless
-    empty cells cut more than a corner), and local bases at the tile centres (which need no outline)."""
+    empty cells cut more than a corner), and local bases at the tile centres (which need no outline).
+    With `blocks`, only the outline quad read as any other block of 2 to 4 by 2 to 4 cells: what is
+    left of a grid when empty cells take a whole row or column."""
     out = []
     if quad0 is not None:
-        for g in (grid,) if grid else GRIDS:
-            square = np.array([[0, 0], [g, 0], [g, g], [0, g]], np.float32) - 0.5
-            h = cv2.getPerspectiveTransform(quad0.astype(np.float32), square).astype(np.float64)
+        top = grid or max(GRIDS)
+        sizes = [(c, r) for c in range(2, top + 1) for r in range(2, top + 1)]
+        squares = [(g, g) for g in ((grid,) if grid else GRIDS)]
+        for cols, rows in [s for s in sizes if s not in squares] if blocks else squares:
+            block = np.array([[0, 0], [cols, 0], [cols, rows], [0, rows]], np.float32) - 0.5
+            h = cv2.getPerspectiveTransform(quad0.astype(np.float32), block).astype(np.float64)
             out.append(_settle(h, pts))
+    if blocks:
+        return out
     for origin, a, b in _basis_hypotheses(pts):
         m = np.column_stack([a, b])
         if abs(np.linalg.det(m)) < 1e-9:
@@ -440,6 +452,14 @@ def grid_extent(
             if len(options) > 1 and max(inside) > min(inside):
                 start[axis] = options[int(np.argmax(inside))]
     return int(start[0]), int(start[1]), g
+
+
+def other_extents(lattice: np.ndarray, extent: tuple[int, int, int]) -> list[tuple[int, int, int]]:
+    """The grid's other places (extents) that also hold every occupied lattice point."""
+    i0, j0, g = extent
+    lo, hi = lattice.min(0).astype(int), lattice.max(0).astype(int)
+    starts = [range(int(hi[a]) - g + 1, int(lo[a]) + 1) for a in (0, 1)]
+    return [(x, y, g) for x in starts[0] for y in starts[1] if (x, y) != (i0, j0)]
 
 
 def camera_plausible(g: np.ndarray, camera: np.ndarray | None) -> bool:
@@ -492,25 +512,30 @@ def fit_lattice(
     (see `tile_points`) on a lattice that fits a grid, a camera-plausible one first; with the
     centres' lattice coordinates and tile mask."""
     best = None
-    for g in lattice_guesses(pts, quad0, grid):
-        # a tile a cell beyond the rest is where a fit extrapolates worst: look for it again
-        g = _settle(_settle(g, pts, REACH_TOL), pts)
-        if not np.all(np.isfinite(g)) or np.linalg.cond(g) > 1e10:
-            continue  # collinear centres: no plane lattice from them
-        idx, ok, r = tile_points(g, pts, grid, cells)
-        if ok.sum() < MIN_CENTRES or grid_extent(idx[ok], grid) is None:
-            continue
-        # a sheared labelling fits the same points as well: the compact one is right
-        span = idx[ok].max(0) - idx[ok].min(0) + 1
-        key = (
-            camera_plausible(g, camera),
-            int(ok.sum()),
-            -int(span.max()),
-            -int(span.sum()),
-            -float(np.sum(r[ok] ** 2)),
-        )
-        if best is None or key > best[0]:
-            best = (key, g, idx, ok)
+    for blocks in (False, True):
+        if best is not None and best[0][0]:
+            break  # a camera-plausible lattice: no need to read the outline as a part of a grid
+        for g in lattice_guesses(pts, quad0, grid, blocks):
+            # a tile a cell beyond the rest is where a fit extrapolates worst: look for it again
+            g = _settle(_settle(g, pts, REACH_TOL), pts)
+            if not np.all(np.isfinite(g)) or np.linalg.cond(g) > 1e10:
+                continue  # collinear centres: no plane lattice from them
+            if blocks and not camera_plausible(g, camera):
+                continue  # a fallback for an implausible lattice must do better than that
+            idx, ok, r = tile_points(g, pts, grid, cells)
+            if ok.sum() < MIN_CENTRES or grid_extent(idx[ok], grid) is None:
+                continue
+            # a sheared labelling fits the same points as well: the compact one is right
+            span = idx[ok].max(0) - idx[ok].min(0) + 1
+            key = (
+                camera_plausible(g, camera),
+                int(ok.sum()),
+                -int(span.max()),
+                -int(span.sum()),
+                -float(np.sum(r[ok] ** 2)),
+            )
+            if best is None or key > best[0]:
+                best = (key, g, idx, ok)
     return None if best is None else best[1:]
 
 
@@ -698,8 +723,11 @@ def refine_rectified(model: LocatorModel, image: np.ndarray, found: _Found) -> n
     )
     if g_cam is not None:
         g_h = g_cam
-    # a refinement that moves a corner far is a misreading, not a refinement
-    return None if _moved(g_h, found) > MAX_SHIFT else g_h / np.linalg.norm(g_h)
+    # A refinement that moves a corner far is a misreading, unless the big cells of the rectified
+    # view show more tiles on the grid than the first pass saw: then the first pass was off.
+    if _moved(g_h, found) > MAX_SHIFT and ok.sum() <= found.used.sum():
+        return None
+    return g_h / np.linalg.norm(g_h)
 
 
 def nominal_camera(shape: tuple[int, ...]) -> np.ndarray:
@@ -904,7 +932,11 @@ def locate_islands(
         quad = upright(quad_of(g_h, found.extent) if g_h is not None else quad0).astype(np.float32)
         g = found.extent[2]
         score = island_score(found, g_h if g_h is not None else found.g_h, centres)
-        out.append(FoundIsland(quad, g, grid_cell_quads(quad, g), int(found.used.sum()), score))
+        others = tuple(
+            upright(quad_of(g_h if g_h is not None else found.g_h, e)).astype(np.float32)
+            for e in other_extents(found.lattice, found.extent)
+        )
+        out.append(FoundIsland(quad, g, grid_cell_quads(quad, g), int(found.used.sum()), score, others))
     out.sort(key=lambda f: -abs(cv2.contourArea(f.quad)))
     t3 = time.perf_counter()
     timing = {

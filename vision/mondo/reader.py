@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import functools
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from scoring.mondo import Island
+from scoring.mondo.score import analyse_island
 from vision.errors import PhotoError
-from vision.geometry import crop_quads
+from vision.geometry import crop_quads, grid_cell_quads
 from vision.mondo.decode import CandidateTable, CellReading, candidate_table, decode_island
 from vision.mondo.locate import FoundIsland, locate_islands
 from vision.onnx_model import OnnxModel, load_model, models_dir
@@ -99,6 +100,35 @@ def read_cells(
     return reading, probs
 
 
+def place_rank(island: Island) -> tuple[int, int]:
+    """How well a reading fits the rules, larger is better: the tiles it holds, then the fewer
+    edges that break the island (water facing in, land facing out)."""
+    return len(island.tiles), -len(analyse_island(island).invalid_edges)
+
+
+def read_best_place(
+    image: np.ndarray,
+    found: FoundIsland,
+    *,
+    model: OnnxModel | None = None,
+    catalog: dict | str = "mondo",
+    use_catalog: bool = True,
+) -> tuple[IslandReading, dict[str, np.ndarray]]:
+    """`read_cells` where the locator put the grid and, where a whole outer row or column is empty,
+    in the grid's other places too; the reading the rules like best wins (the locator's on a tie).
+    The coast tells the sides apart: an island's outer edges show water, its inner ones land."""
+    model = model or tile_model()
+    places = [found] + [
+        replace(found, quad=quad, cell_quads=grid_cell_quads(quad, found.grid), alternatives=())
+        for quad in found.alternatives
+    ]
+    readings = [read_cells(image, p, model=model, catalog=catalog, use_catalog=use_catalog) for p in places]
+    best = max(range(len(readings)), key=lambda i: (place_rank(readings[i][0].island), -i))
+    reading, probs = readings[best]
+    timing = {k: sum(r.timing_ms[k] for r, _ in readings) for k in reading.timing_ms}
+    return replace(reading, timing_ms=timing), probs
+
+
 def read_island(
     image: np.ndarray,
     *,
@@ -121,7 +151,7 @@ def read_island(
             f"{len(located.islands)} islands in one photo ({where}); please take one photo per island",
             kind="several_boards",
         )
-    reading, _ = read_cells(image, located.islands[0], catalog=catalog, use_catalog=use_catalog)
+    reading, _ = read_best_place(image, located.islands[0], catalog=catalog, use_catalog=use_catalog)
     if len(reading.island.tiles) < MIN_TILES:
         raise PhotoError(
             f"no island found in the photo (a grid shape holds only {len(reading.island.tiles)} tile(s))",
