@@ -80,6 +80,8 @@ def evaluate(folder: Path, *, limit: int | None = None, progress: bool = True) -
     found = read_exactly = exact_catalog = exact_heads = corners_close = 0
     clearances = []
     head_right: dict[str, int] = defaultdict(int)
+    # the present head by truth: empty spaces read empty, tiles read as tiles
+    presence: dict[str, list[int]] = {"empty": [0, 0], "tile": [0, 0]}
     head_total: dict[str, int] = defaultdict(int)
     times, failures = [], []
     for n, photo_path in enumerate(photos, start=1):
@@ -116,6 +118,9 @@ def evaluate(folder: Path, *, limit: int | None = None, progress: bool = True) -
         for cell in truth_island.cells():
             want = tile_labels(truth_island.tile_at(*cell))
             got = tile_labels(read_island.tile_at(*cell))
+            truly = "tile" if truth_island.tile_at(*cell) else "empty"
+            presence[truly][0] += int(got["present"] == want["present"])
+            presence[truly][1] += 1
             for head in HEADS:
                 if head in want:
                     head_total[head] += 1
@@ -132,6 +137,8 @@ def evaluate(folder: Path, *, limit: int | None = None, progress: bool = True) -
         "outline_corners_within_0.1_cell": corners_close / total,
         "head_accuracy": {h: head_right[h] / head_total[h] for h in HEADS if head_total[h]},
         "edge_accuracy": edges[0] / edges[1] if edges[1] else None,
+        "empty_spaces_read_empty": presence["empty"],  # [right, of]
+        "tiles_read_as_tiles": presence["tile"],
         "islands_read_exactly": read_exactly / total,
         "scores_exact": exact_catalog / total,
         "scores_exact_head_by_head": exact_heads / total,
@@ -156,6 +163,11 @@ def eval_table(result: dict[str, Any]) -> str:
     ]
     for head, acc in result["head_accuracy"].items():
         lines.append(f"  {head:<30}{pct(acc)}")
+        if head == "present":
+            for key, what in (("empty_spaces_read_empty", "empty spaces"), ("tiles_read_as_tiles", "tiles")):
+                right, of = result[key]
+                share = f"{pct(right / of)} " if of else ""
+                lines.append(f"    {what + ' read so':<28}{share}({right}/{of})")
     lines += [
         f"islands read exactly            {pct(result['islands_read_exactly'])}",
         f"scores exact (catalog decoding) {pct(result['scores_exact'])}",

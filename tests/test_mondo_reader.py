@@ -169,6 +169,8 @@ def test_eval_reports_every_figure(root, tmp_path, capsys):
     assert result["least_tile_clearance"] > 0
     assert {
         "outline_corners_within_0.1_cell",
+        "empty_spaces_read_empty",
+        "tiles_read_as_tiles",
         "islands_read_exactly",
         "scores_exact",
         "scores_exact_head_by_head",
