@@ -11,18 +11,13 @@ import numpy as np
 import pytest
 
 from vision.geometry import CROP_MARGIN, crop_quads
-from vision.mondo.heads import HEADS, tile_labels
+from vision.mondo.heads import HEADS, tile_labels, turn_crops, turn_labels, turned_head, turned_head_sources
+from vision.mondo.reader import read_turns
 from vision.onnx_model import ModelFileError, load_model
 from vision.synth.catalog import load_catalog
 from vision.synth.dataset import make_scene
 from vision.synth.mondo_island import PlacedTile, tile_of
-from vision.training.mondo_tiles_data import (
-    cell_labels,
-    ring_quads,
-    turn_crops,
-    turn_labels,
-    turned_head_sources,
-)
+from vision.training.mondo_tiles_data import cell_labels, ring_quads
 
 MODEL = Path(__file__).resolve().parents[1] / "models" / "mondo-tiles.onnx"
 
@@ -88,6 +83,25 @@ def test_model_reads_the_edges_of_a_held_out_photo(model, held_out_cells):
         for side in "NESW"
     ]
     assert np.concatenate(hits).mean() >= 0.9
+
+
+def test_reading_the_four_turns_turns_with_the_cell(model, held_out_cells):
+    """Averaged over all four turns, the reading of a turned cell is the cell's reading turned:
+    its E edge is what the unturned cell showed on N, and so on; counts and face stay."""
+    crops, labels = held_out_cells
+    probs = read_turns(model, crops)
+    for p in probs.values():
+        np.testing.assert_allclose(p.sum(axis=1), 1.0, atol=1e-5)
+    turned = read_turns(model, turn_crops(crops, 1))
+    for head in HEADS:
+        np.testing.assert_allclose(turned[head], probs[turned_head(head, 1)], atol=1e-5)
+    assert turned_head("edge_E", 1) == "edge_N" and turned_head("join_ES", 1) == "join_NE"
+    # and each head keeps its meaning: the four-turn reading agrees with the plain one on the tiles
+    plain = model.run(crops)
+    tiles = labels[:, 0] == HEADS["present"].index("tile")
+    for head in HEADS:
+        agree = probs[head][tiles].argmax(1) == plain[head][tiles].argmax(1)
+        assert agree.mean() >= 0.95, head
 
 
 def test_load_model_is_cached_and_refuses_what_is_no_model(model, tmp_path):

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+import numpy as np
+
 from scoring.mondo import TERRAINS, Area, Tile
-from scoring.sides import SIDES
+from scoring.sides import SIDES, turned_clockwise
 
 LAND = ("forest", "desert", "plains")
 JOIN_PAIRS: tuple[tuple[str, str], ...] = (
@@ -36,6 +38,7 @@ HEADS: dict[str, tuple[str, ...]] = {
 }
 # Heads that say nothing about an empty cell: their loss is masked there in training.
 TILE_ONLY_HEADS = tuple(name for name in HEADS if name != "present")
+HEAD_NAMES: tuple[str, ...] = tuple(HEADS)
 
 
 def tile_labels(tile: Tile | None, face: str = "front") -> dict[str, str]:
@@ -86,3 +89,45 @@ def tile_from_labels(row: int, col: int, labels: Mapping[str, str]) -> Tile:
         int(labels.get("animals", "0")),
         int(labels.get("volcanoes", "0")),
     )
+
+
+# --- quarter turns of a cell: training turns crops and labels together, reading averages the turns
+
+
+def _join_head(a: str, b: str) -> str:
+    name = f"join_{a}{b}"
+    return name if name in HEADS else f"join_{b}{a}"
+
+
+def turned_head(name: str, quarter_turns: int) -> str:
+    """The head of a cell that head `name` reads on the crop turned clockwise by ``quarter_turns``.
+
+    What showed on side s now shows on side turned_clockwise(s, k), so a side's new label comes from
+    the side k quarter turns anticlockwise of it. Counts and face do not move.
+    """
+    back = -quarter_turns % 4
+    if name.startswith("edge_"):
+        return f"edge_{turned_clockwise(name[5:], back)}"
+    if name.startswith("join_"):
+        return _join_head(turned_clockwise(name[5], back), turned_clockwise(name[6], back))
+    return name
+
+
+def turned_head_sources(quarter_turns: int) -> list[int]:
+    """For a crop turned clockwise by ``quarter_turns``: new label column j = old column result[j]."""
+    return [HEAD_NAMES.index(turned_head(name, quarter_turns)) for name in HEADS]
+
+
+def turn_labels(labels: Mapping[str, str], quarter_turns: int) -> dict[str, str]:
+    """The labels of the crop turned clockwise by ``quarter_turns`` (np.rot90(crop, -k))."""
+    sources = turned_head_sources(quarter_turns)
+    return {
+        name: labels[HEAD_NAMES[src]]
+        for name, src in zip(HEAD_NAMES, sources, strict=True)
+        if HEAD_NAMES[src] in labels
+    }
+
+
+def turn_crops(crops: np.ndarray, quarter_turns: int) -> np.ndarray:
+    """NHWC crops turned clockwise by ``quarter_turns``."""
+    return np.ascontiguousarray(np.rot90(crops, k=-quarter_turns, axes=(1, 2)))

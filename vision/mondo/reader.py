@@ -1,5 +1,5 @@
 """Photo in, Mondo island out: locate the island, crop every cell, run the tile model once over all
-cells, decode against the kit's catalog.
+cells in their four quarter turns, decode against the kit's catalog.
 
     reading = read_island(photo.image)   # photo from vision.photo_io.read_photo
     reading.island                       # a scoring.mondo.Island, the same as one typed in JSON
@@ -18,6 +18,7 @@ from scoring.mondo.score import analyse_island
 from vision.errors import PhotoError
 from vision.geometry import crop_quads, grid_cell_quads
 from vision.mondo.decode import CandidateTable, CellReading, candidate_table, decode_island
+from vision.mondo.heads import turn_crops, turned_head
 from vision.mondo.locate import FoundIsland, locate_islands
 from vision.onnx_model import OnnxModel, load_model, models_dir
 from vision.synth.catalog import load_catalog
@@ -65,6 +66,21 @@ def describe_position(quad: np.ndarray, shape: tuple[int, ...]) -> str:
     return "centre" if across == down == "middle" else f"{down} {across}".replace("middle ", "")
 
 
+def read_turns(model: OnnxModel, crops: np.ndarray) -> dict[str, np.ndarray]:
+    """The model's probabilities for the crops, averaged over their four quarter turns (one batch).
+
+    The model learnt every turn of a tile (training turns crops and labels together), so each turn
+    is as good a look as the others, and a turn that glare or a shadow fools is outvoted. A turned
+    crop's head is credited to the head of the cell it reads (`turned_head`)."""
+    n = len(crops)
+    out = model.run(np.concatenate([turn_crops(crops, k) for k in range(4)]))
+    probs = {head: np.zeros_like(p[:n]) for head, p in out.items()}
+    for k in range(4):
+        for head, p in out.items():
+            probs[turned_head(head, k)] += p[k * n : (k + 1) * n] / 4
+    return probs
+
+
 def read_cells(
     image: np.ndarray,
     found: FoundIsland,
@@ -80,7 +96,7 @@ def read_cells(
     crops = crop_quads(image, found.cell_quads, model.input_size, margin)
     crop_ms = (time.perf_counter() - start) * 1000
     start = time.perf_counter()
-    probs = model.run(crops)
+    probs = read_turns(model, crops)
     model_ms = (time.perf_counter() - start) * 1000
     start = time.perf_counter()
     cells = [(r, c) for r in range(found.grid) for c in range(found.grid)]

@@ -24,12 +24,10 @@ import cv2
 import numpy as np
 
 from scoring.mondo import island_from_json
-from scoring.sides import turned_clockwise
 from vision.geometry import CROP_MARGIN, crop_quads
 from vision.mondo.heads import HEADS, tile_labels
 from vision.synth.dataset import make_scene
 
-HEAD_NAMES: tuple[str, ...] = tuple(HEADS)
 # Seeds from here on are held out for evaluation: training data never uses them.
 EVAL_SEEDS_FROM = 9000
 PHOTO_LONG_SIDES = (1000, 1300, 1600)
@@ -66,44 +64,6 @@ class CropSet:
 def encode_labels(labels: Mapping[str, str]) -> np.ndarray:
     """Class index of every head in HEADS order; -1 for heads ``labels`` lacks."""
     return np.array([HEADS[name].index(labels[name]) if name in labels else -1 for name in HEADS], np.int8)
-
-
-def _join_head(a: str, b: str) -> str:
-    name = f"join_{a}{b}"
-    return name if name in HEADS else f"join_{b}{a}"
-
-
-def turned_head_sources(quarter_turns: int) -> list[int]:
-    """For a crop turned clockwise by ``quarter_turns``: new label column j = old column result[j].
-
-    What showed on side s now shows on side turned_clockwise(s, k), so a side's new label comes from
-    the side k quarter turns anticlockwise of it. Counts and face do not move.
-    """
-    back = -quarter_turns % 4
-    sources = []
-    for name in HEADS:
-        if name.startswith("edge_"):
-            name = f"edge_{turned_clockwise(name[5:], back)}"
-        elif name.startswith("join_"):
-            a, b = name[5], name[6]
-            name = _join_head(turned_clockwise(a, back), turned_clockwise(b, back))
-        sources.append(HEAD_NAMES.index(name))
-    return sources
-
-
-def turn_labels(labels: Mapping[str, str], quarter_turns: int) -> dict[str, str]:
-    """The labels of the crop turned clockwise by ``quarter_turns`` (np.rot90(crop, -k))."""
-    sources = turned_head_sources(quarter_turns)
-    return {
-        name: labels[HEAD_NAMES[src]]
-        for name, src in zip(HEAD_NAMES, sources, strict=True)
-        if HEAD_NAMES[src] in labels
-    }
-
-
-def turn_crops(crops: np.ndarray, quarter_turns: int) -> np.ndarray:
-    """NHWC crops turned clockwise by ``quarter_turns``."""
-    return np.ascontiguousarray(np.rot90(crops, k=-quarter_turns, axes=(1, 2)))
 
 
 # --- crops of one photo ----------------------------------------------------------------------------

@@ -20,8 +20,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from vision.mondo.heads import HEADS
-from vision.training.mondo_tiles_data import turned_head_sources
+from vision.mondo.heads import HEADS, turned_head_sources
 
 # (out channels, stride) of every conv block
 BLOCKS: tuple[tuple[int, int], ...] = ((16, 2), (32, 2), (32, 1), (64, 2), (64, 1), (96, 1))
