@@ -80,9 +80,9 @@ def evaluate(folder: Path, *, limit: int | None = None, progress: bool = True) -
     found = read_exactly = exact_catalog = exact_heads = corners_close = 0
     clearances = []
     head_right: dict[str, int] = defaultdict(int)
-    # the present head by truth: empty spaces read empty, tiles read as tiles
-    presence: dict[str, list[int]] = {"empty": [0, 0], "tile": [0, 0]}
     head_total: dict[str, int] = defaultdict(int)
+    # the present head by truth: empty spaces read empty, tiles read as tiles ([right, of])
+    presence: dict[str, list[int]] = {"empty": [0, 0], "tile": [0, 0]}
     times, failures = [], []
     for n, photo_path in enumerate(photos, start=1):
         truth = json.loads(photo_path.with_suffix(".json").read_text())
