@@ -16,6 +16,7 @@ import numpy as np
 
 from vision.synth.catalog import load_catalog
 from vision.synth.scenes import Scene, mediterraneo_scene, mondo_scene
+from vision.synth.world import World
 
 GAMES = ("mondo", "mediterraneo")
 
@@ -28,20 +29,26 @@ def photo_stem(game: str, seed: int, index: int) -> str:
     return f"{game}-s{seed}-{index:05d}"
 
 
-def make_scene(game: str, seed: int, index: int, long_side_px: int = 4000) -> Scene:
+def make_scene(
+    game: str, seed: int, index: int, long_side_px: int = 4000, *, world: World | None = None
+) -> Scene:
     rng = photo_rng(seed, index)
     catalog = load_catalog(game)
     name = photo_stem(game, seed, index)
+    # Only passed when given, so the scenes' everyday call stays as it always was.
+    extra = {"world": world} if world is not None else {}
     if game == "mondo":
-        return mondo_scene(rng, catalog, long_side_px=long_side_px, name=name)
+        return mondo_scene(rng, catalog, long_side_px=long_side_px, name=name, **extra)
     if game == "mediterraneo":
-        return mediterraneo_scene(rng, catalog, long_side_px=long_side_px)
+        return mediterraneo_scene(rng, catalog, long_side_px=long_side_px, **extra)
     raise ValueError(f"unknown game {game!r}")
 
 
-def write_photo(game: str, seed: int, index: int, out_dir: Path, long_side_px: int) -> Path:
+def write_photo(
+    game: str, seed: int, index: int, out_dir: Path, long_side_px: int, world: World | None = None
+) -> Path:
     """Write one photo and its truth JSON; returns the photo's path."""
-    scene = make_scene(game, seed, index, long_side_px)
+    scene = make_scene(game, seed, index, long_side_px, world=world)
     stem = photo_stem(game, seed, index)
     photo = out_dir / f"{stem}.jpg"
     photo.write_bytes(scene.jpeg)
@@ -50,10 +57,10 @@ def write_photo(game: str, seed: int, index: int, out_dir: Path, long_side_px: i
     return photo
 
 
-def _write_one(job: tuple[str, int, int, str, int]) -> str:
-    game, seed, index, out_dir, long_side_px = job
+def _write_one(job: tuple[str, int, int, str, int, World | None]) -> str:
+    game, seed, index, out_dir, long_side_px, world = job
     cv2.setNumThreads(1)  # one process a core: threads inside would only fight
-    return str(write_photo(game, seed, index, Path(out_dir), long_side_px))
+    return str(write_photo(game, seed, index, Path(out_dir), long_side_px, world))
 
 
 def write_photos(
@@ -65,12 +72,15 @@ def write_photos(
     long_side_px: int = 4000,
     jobs: int = 1,
     progress: Callable[[int, int], None] | None = None,
+    world: World | None = None,
 ) -> list[Path]:
-    """Write ``n`` photos of ``game`` from ``seed`` into ``out_dir`` (created if needed)."""
+    """Write ``n`` photos of ``game`` from ``seed`` into ``out_dir`` (created if needed), drawn from
+    ``world`` (None: the scenes' own everyday mix)."""
     if game not in GAMES:
         raise ValueError(f"unknown game {game!r}")
     out_dir.mkdir(parents=True, exist_ok=True)
-    work = [(game, seed, i, str(out_dir), long_side_px) for i in range(n)]
+    # World is a frozen dataclass: it pickles into the worker processes with the job.
+    work = [(game, seed, i, str(out_dir), long_side_px, world) for i in range(n)]
     done: list[Path] = []
     results: Iterator[str]
     if jobs > 1:

@@ -29,6 +29,7 @@ import numpy as np
 
 from vision.synth import clutter as clutter_mod
 from vision.synth.tables import TABLE_KINDS, draw_table
+from vision.synth.world import Conditions
 
 MAX_LONG_SIDE = 4000  # 4000 x 3000 = 12 MP, a phone's main camera
 _SHIFT = 4  # sub-pixel bits for cv2 drawing
@@ -51,6 +52,9 @@ class Piece:
     thickness_mm: float = 1.8  # cardboard: its edge shows in tilted views
     corner_radius_mm: float = 1.5
     layer: int = 0  # drawing order: higher lies on top (overlapping cards)
+    curl_mm: float = 0.0  # cardboard curl: two opposite edges lift off the table by this much
+    curl_axis: int = 0  # 0: the N and S edges lift (bent about the E-W line), 1: the E and W edges
+    printed: bool = True  # a printed component (print run variation applies), not a note or paper
 
 
 @dataclass(frozen=True)
@@ -64,12 +68,14 @@ class PhotoStyle:
     tilt_deg: float = 0.0  # angle of the optical axis from straight down, 0..40
     tilt_dir_deg: float = 0.0  # direction of the tilt in the image; 0: the image top is farther away
     roll_deg: float = 0.0  # in-plane rotation: the table's x axis appears turned clockwise by this
-    fill: float = 0.5  # subject box area / frame area, 0.25..0.85
+    fill: float = 0.5  # subject box area / frame area, 0.25..0.85 (used when span is 0)
+    span: float = 0.0  # subject's longer side / frame's shorter side (0.1..0.95); 0: frame by fill
     offset: tuple[float, float] = (0.0, 0.0)  # subject position in the frame's free space, -1..1
     k1: float = 0.0  # radial distortion (OpenCV model)
     k2: float = 0.0
     # Table and clutter.
     table: str = "plain"
+    table_terrain_hue: bool = False  # the table takes one of the terrains' own colours
     clutter_objects: int = 0  # mugs, dice, pencils, pens, notes near the frame edges
     # Light.
     light_azimuth_deg: float = 45.0  # direction toward the light, on the table
@@ -83,8 +89,14 @@ class PhotoStyle:
     vignette: float = 0.0  # darkening at the corners
     hand_shadow: float = 0.0  # darkening of a hand/phone shadow entering from an edge, 0: none
     glare: float = 0.0  # strength of a soft specular blob, 0: none
+    hard_shadow: float = 0.0  # darkening under a sharp-edged cast shadow (a lamp, a person), 0: none
+    gloss: float = 0.0  # glossy print: the light's reflection on the pieces, 0: matte
+    hand: bool = False  # a player's hand enters the frame (never over the subject)
     # Print.
     print_jitter: float = 0.0  # per-piece colour variation (brightness, saturation, hue)
+    print_fade: float = 0.0  # the whole print run: < 0 faded (towards the paper), > 0 over-inked
+    print_saturation: float = 1.0  # the whole print run's saturation gain
+    print_hue: float = 0.0  # the whole print run's hue drift, degrees
     edge_tone: float = 1.0  # brightness of the cardboard edge
     paper_grain: float = 0.0  # fine texture of the printed surface (relative amplitude)
     sheen: float = 0.0  # light reflected off each piece's coating: a gentle ramp across it
@@ -182,20 +194,22 @@ class Shot:
     homography: np.ndarray  # table mm -> image px before lens distortion (apply camera["dist"] after)
     camera: dict = field(default_factory=dict)  # camera and style parameters, JSON-ready
     clutter_corners: tuple[np.ndarray, ...] = ()  # caller's clutter pieces that were placed, same form
+    edge_corners: tuple[np.ndarray, ...] = ()  # the edge groups' pieces that were placed, same form
 
 
 # ---------------------------------------------------------------------------------------------- styles
 
 
-def draw_style(rng: np.random.Generator) -> PhotoStyle:
-    """A random phone-photo look."""
+def draw_style(rng: np.random.Generator, conditions: Conditions | None = None) -> PhotoStyle:
+    """A random phone-photo look; with `conditions` (vision.synth.world), the one those ask for:
+    framing by span, tilt, table family and hue, and the light and print they name."""
     u = rng.random
     tilt_dir = float(rng.normal(0, 25)) if u() < 0.7 else float(rng.uniform(0, 360))
     temp = float(rng.normal(0, 0.07))  # white balance: + warm, - cool
     tint = float(rng.normal(0, 0.025))
     exposure = float(np.exp(rng.uniform(np.log(0.55), np.log(1.25))))
     dark = 1.0 / exposure
-    return PhotoStyle(
+    style = PhotoStyle(
         portrait=bool(u() < 0.35),
         focal_equiv_mm=float(rng.uniform(23, 28)),
         tilt_deg=float(40 * u() ** 1.2),
@@ -205,7 +219,7 @@ def draw_style(rng: np.random.Generator) -> PhotoStyle:
         offset=(float(rng.uniform(-1, 1)), float(rng.uniform(-1, 1))),
         k1=float(rng.uniform(-0.05, 0.03)),  # what a phone leaves after its own correction
         k2=float(rng.uniform(-0.01, 0.01)),
-        table=str(rng.choice(TABLE_KINDS, p=[0.3, 0.2, 0.15, 0.2, 0.15])),
+        table=str(TABLE_KINDS[int(rng.integers(len(TABLE_KINDS)))]),
         clutter_objects=int(rng.choice([0, 1, 2, 3, 4], p=[0.25, 0.25, 0.2, 0.15, 0.15])),
         light_azimuth_deg=float(rng.uniform(0, 360)),
         light_elevation_deg=float(rng.uniform(25, 85)),
@@ -234,6 +248,59 @@ def draw_style(rng: np.random.Generator) -> PhotoStyle:
         noise=float(rng.uniform(0.6, 2.4) * dark),
         chroma_noise=float(rng.uniform(0.4, 2.0) * dark),
     )
+    return style if conditions is None else _style_for(style, conditions, rng)
+
+
+def _style_for(style: PhotoStyle, c: Conditions, rng: np.random.Generator) -> PhotoStyle:
+    """`style` bent to the conditions: their framing, table, light and print; the rest as drawn."""
+    u = rng.random
+    changes: dict = {
+        "span": c.span,
+        "tilt_deg": c.tilt_deg,
+        "table": c.table,
+        "table_terrain_hue": c.terrain_hue,
+        "hand": c.hand,
+        "glare": 0.0,
+        "hand_shadow": style.hand_shadow if c.light == "normal" else 0.0,
+    }
+    if c.light == "dim":  # the phone lifts a dark scene: grain and blotches, washed colour
+        changes.update(
+            exposure=float(rng.uniform(0.45, 0.75)),
+            noise=float(rng.uniform(5.0, 11.0)),
+            chroma_noise=float(rng.uniform(3.0, 7.0)),
+            saturation=float(rng.uniform(0.75, 0.95)),
+            softness_px=float(rng.uniform(1.0, 2.2)),
+        )
+    elif c.light == "overexposed":
+        changes.update(exposure=float(rng.uniform(1.3, 1.6)), contrast=float(rng.uniform(0.0, 0.15)))
+    elif c.light == "colour cast":  # white balance far off: tungsten, shade, fluorescent
+        temp = float(rng.choice([-1, 1]) * rng.uniform(0.15, 0.32))
+        tint = float(rng.choice([-1, 1]) * rng.uniform(0.03, 0.1))
+        changes["white_balance"] = (1.0 - temp + 0.5 * tint, 1.0 - tint, 1.0 + temp + 0.5 * tint)
+    elif c.light == "hard shadow":
+        changes.update(
+            hard_shadow=float(rng.uniform(0.35, 0.65)),
+            shadow_strength=float(rng.uniform(0.4, 0.7)),
+            shadow_softness_mm=float(rng.uniform(0.2, 0.8)),
+        )
+    elif c.light == "glare":
+        changes.update(glare=float(rng.uniform(0.3, 0.6)), gloss=float(rng.uniform(0.2, 0.5)))
+    if c.print == "faded":
+        changes.update(
+            print_fade=float(-rng.uniform(0.15, 0.35)), print_saturation=float(rng.uniform(0.8, 0.9))
+        )
+    elif c.print == "over-inked":
+        changes.update(
+            print_fade=float(rng.uniform(0.15, 0.35)), print_saturation=float(rng.uniform(1.1, 1.2))
+        )
+    elif c.print == "glossy":
+        changes["gloss"] = max(changes.get("gloss", 0.0), float(rng.uniform(0.25, 0.55)))
+    if c.print != "normal":
+        changes["print_hue"] = float(rng.normal(0, 6))
+    if c.stress and u() < 0.5:  # and a second hard light on top, now and then
+        changes["vignette"] = float(rng.uniform(0.4, 0.6))
+        changes["gradient"] = float(rng.uniform(0.35, 0.5))
+    return replace(style, **changes)
 
 
 # ---------------------------------------------------------------------------------------------- camera
@@ -290,13 +357,29 @@ def _fill_of(cam: Camera, box: tuple[float, float, float, float]) -> float:
     return _polygon_area(cam.project(corners, distort=False)) / (cam.size[0] * cam.size[1])
 
 
-def _depth_for_fill(base: Camera, S: np.ndarray, u: np.ndarray, box: tuple, fill: float) -> float:
+def _span_of(cam: Camera, box: tuple[float, float, float, float]) -> float:
+    """The subject's longer side in the photo (mean of its two opposite sides) over the frame's shorter
+    side: how big a player sees it, whatever the roll."""
+    corners = _box_corners(box)
+    z = (corners @ cam.R.T + cam.t)[:, 2]
+    if np.any(z <= 1.0):
+        return math.inf
+    q = cam.project(corners, distort=False)
+    side = np.hypot(*(np.roll(q, -1, 0) - q).T)
+    return float(max(side[0] + side[2], side[1] + side[3]) / 2 / min(cam.size))
+
+
+def _depth_for_fill(
+    base: Camera, S: np.ndarray, u: np.ndarray, box: tuple, fill: float, measure: Callable = _fill_of
+) -> float:
+    """The camera distance along the ray through u at which `measure` (fill or span) is `fill`."""
     area = (box[2] - box[0]) * (box[3] - box[1])
-    d0 = base.K[0, 0] * math.sqrt(area / (fill * base.size[0] * base.size[1]))
+    want_fill = fill if measure is _fill_of else fill * fill * 0.75
+    d0 = base.K[0, 0] * math.sqrt(area / (want_fill * base.size[0] * base.size[1]))
     lo, hi = math.log(d0 / 8), math.log(d0 * 8)
     for _ in range(26):  # fill falls as the camera backs away along the ray through u
         mid = 0.5 * (lo + hi)
-        if _fill_of(_aim(base, S, math.exp(mid), u), box) > fill:
+        if measure(_aim(base, S, math.exp(mid), u), box) > fill:
             lo = mid
         else:
             hi = mid
@@ -332,28 +415,32 @@ def frame_subject(
     margin = 0.02 * min(w, h)
     centre = K[:2, 2].copy()
 
+    by_span = style.span > 0
+    measure = _span_of if by_span else _fill_of
+    lo_fill, hi_fill = (0.1, 0.95) if by_span else (0.25, 0.85)
+
     def attempt(roll: float, fill: float) -> tuple[Camera, Camera, np.ndarray, np.ndarray, bool]:
         R = camera_rotation(style.tilt_deg, style.tilt_dir_deg, roll)
         base = Camera(size, K, R, np.zeros(3), style.k1, style.k2)
         u = centre.copy()
         for _ in range(4):  # centre the subject's projected bounding box (perspective moves it)
-            cam = _aim(base, S, _depth_for_fill(base, S, u, box, fill), u)
+            cam = _aim(base, S, _depth_for_fill(base, S, u, box, fill, measure), u)
             pts = cam.project(_edge_points(box), distort=False)
             u -= 0.5 * (pts.min(0) + pts.max(0)) - centre
-        cam = _aim(base, S, _depth_for_fill(base, S, u, box, fill), u)
+        cam = _aim(base, S, _depth_for_fill(base, S, u, box, fill, measure), u)
         ok, pts = _inside(cam, box, margin, top_mm)
         return cam, base, u, pts, ok
 
     def plans():
-        fill = float(np.clip(style.fill, 0.25, 0.85))
-        while fill > 0.26:
+        fill = float(np.clip(style.span if by_span else style.fill, lo_fill, hi_fill))
+        while fill > lo_fill + 0.01:
             yield style.roll_deg, fill
-            fill = max(0.255, fill * 0.93)
+            fill = max(lo_fill + 0.005, fill * 0.93)
         for k in range(1, 31):  # turn toward the frame axes, alternately either way, up to 90 degrees
             for sign in (1, -1):
-                yield style.roll_deg + sign * 3.0 * k, 0.255
+                yield style.roll_deg + sign * 3.0 * k, lo_fill + 0.005
         square = 90.0 * round(style.roll_deg / 90.0)  # last resort: axis-aligned, and smaller
-        fill = 0.25
+        fill = lo_fill
         while fill > 1e-4:
             yield square, fill
             yield square + 90.0, fill
@@ -369,12 +456,12 @@ def frame_subject(
     want = np.clip(np.asarray(style.offset, np.float64), -1, 1) * slack * 0.95
     for _ in range(8):
         u2 = u + want
-        cand = _aim(base, S, _depth_for_fill(base, S, u2, box, fill), u2)
+        cand = _aim(base, S, _depth_for_fill(base, S, u2, box, fill, measure), u2)
         if _inside(cand, box, margin, top_mm)[0]:
             cam = cand
             break
         want *= 0.6
-    used = {"roll_deg": float(roll % 360), "fill": float(_fill_of(cam, box))}
+    used = {"roll_deg": float(roll % 360), "fill": float(_fill_of(cam, box)), "span": _span_of(cam, box)}
     return cam, used
 
 
@@ -527,14 +614,27 @@ def _darken(img: np.ndarray, poly_px: np.ndarray, strength: float, sigma_px: flo
     patch[:] = cv2.multiply(patch, cv2.merge([gain, gain, gain]), dtype=cv2.CV_8U)
 
 
-def _jitter_print(art: np.ndarray, rng: np.random.Generator, amount: float) -> np.ndarray:
-    """Print run variation: small brightness, saturation and hue shifts of the whole piece."""
-    if amount <= 0:
+def _jitter_print(
+    art: np.ndarray, rng: np.random.Generator, amount: float, style: PhotoStyle | None = None
+) -> np.ndarray:
+    """Print variation: the run's fade or over-inking, saturation and hue drift (`style`), then small
+    brightness, saturation and hue shifts of the whole piece."""
+    run = style is not None and (style.print_fade or style.print_saturation != 1.0 or style.print_hue)
+    if amount <= 0 and not run:
         return art
     hsv = cv2.cvtColor(art, cv2.COLOR_BGR2HSV).astype(np.float32)
-    hsv[..., 0] = np.mod(hsv[..., 0] + rng.normal(0, 6 * amount), 180)
-    hsv[..., 1] *= 1 + rng.normal(0, 1.5 * amount)
-    hsv[..., 2] *= 1 + rng.normal(0, amount)
+    hue, sat, val = 0.0, 1.0, 1.0
+    if run:
+        hue, sat = style.print_hue / 2, style.print_saturation  # OpenCV hue is in half degrees
+        if style.print_fade < 0:  # faded: ink thins towards the paper's white
+            sat *= 1 + style.print_fade
+            hsv[..., 2] += -style.print_fade * (255 - hsv[..., 2])
+        else:  # over-inked: darker and denser
+            val *= 1 - 0.6 * style.print_fade
+            sat *= 1 + 0.5 * style.print_fade
+    hsv[..., 0] = np.mod(hsv[..., 0] + hue + rng.normal(0, 6 * amount), 180)
+    hsv[..., 1] *= sat * (1 + rng.normal(0, 1.5 * amount))
+    hsv[..., 2] *= val * (1 + rng.normal(0, amount))
     hsv[..., 1:] = np.clip(hsv[..., 1:], 0, 255)
     return cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)
 
@@ -582,9 +682,10 @@ def _draw_piece(
     w_mm, h_mm = piece.size_mm
     top_z = -(base_mm + piece.thickness_mm)
     T = _piece_to_table(piece)
-    outline = _apply(T, _rounded_rect(w_mm, h_mm, piece.corner_radius_mm))
+    local = _rounded_rect(w_mm, h_mm, piece.corner_radius_mm)
+    outline = _apply(T, local)
     n = len(outline)
-    top3 = np.column_stack([outline, np.full(n, top_z)])
+    top3 = np.column_stack([outline, top_z - curl_lift(piece, local)])
     bot3 = np.column_stack([outline, np.full(n, -base_mm)])
     top_px = cam.project(top3, distort=False)
     bot_px = cam.project(bot3, distort=False)
@@ -636,7 +737,7 @@ def _draw_piece(
             art, (max(2, round(w_mm * need)), max(2, round(h_mm * need))), interpolation=cv2.INTER_AREA
         )
         ah, aw = art.shape[:2]
-    art = _jitter_print(art, rng, style.print_jitter)
+    art = _jitter_print(art, rng, style.print_jitter, style if piece.printed else None)
     A = np.array(
         [
             [w_mm / aw, 0.0, w_mm / aw / 2 - w_mm / 2],
@@ -645,11 +746,73 @@ def _draw_piece(
         ]
     )
     shift = np.array([[1.0, 0.0, -x0], [0.0, 1.0, -y0], [0.0, 0.0, 1.0]])
-    M = shift @ cam.homography(top_z) @ T @ A
-    face = cv2.warpPerspective(art, M, (rw, rh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    if piece.curl_mm <= 0.05:
+        M = shift @ cam.homography(top_z) @ T @ A
+        face = cv2.warpPerspective(art, M, (rw, rh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    else:
+        face = _curled_face(art, piece, top_z, cam, light, shift, (rw, rh))
     face = _surface(face, rng, style, p_local)
     alpha = coverage((rh, rw), top_px, (x0, y0))
     patch[:] = cv2.blendLinear(face, patch, alpha, 1.0 - alpha)
+
+
+def curl_lift(piece: Piece, local_mm: np.ndarray) -> np.ndarray:
+    """How far (mm) points of a piece (piece-local mm, centre origin) lie above its flat face: a curl
+    rises linearly from the middle line to the two lifted edges (a shallow roof)."""
+    if piece.curl_mm <= 0:
+        return np.zeros(len(local_mm))
+    axis = 1 if piece.curl_axis == 0 else 0  # N/S edges lift: height grows with |y|
+    half = piece.size_mm[axis] / 2
+    return piece.curl_mm * np.clip(np.abs(np.asarray(local_mm, np.float64)[:, axis]) / half, 0, 1)
+
+
+def _curled_face(
+    art: np.ndarray,
+    piece: Piece,
+    top_z: float,
+    cam: Camera,
+    light: np.ndarray,
+    shift: np.ndarray,
+    size: tuple[int, int],
+) -> np.ndarray:
+    """The face of a curled piece: each half is a plane from the middle line up to its lifted edge,
+    warped on its own and lit by its own slope; the halves meet on the middle line."""
+    w_mm, h_mm = piece.size_mm
+    ah, aw = art.shape[:2]
+    T = _piece_to_table(piece)
+    axis = 1 if piece.curl_axis == 0 else 0
+    rw, rh = size
+    halves = []
+    for sign in (-1.0, 1.0):
+        if axis == 1:
+            local = np.array(
+                [[-w_mm / 2, 0.0], [w_mm / 2, 0.0], [w_mm / 2, sign * h_mm / 2], [-w_mm / 2, sign * h_mm / 2]]
+            )
+        else:
+            local = np.array(
+                [[0.0, -h_mm / 2], [0.0, h_mm / 2], [sign * w_mm / 2, h_mm / 2], [sign * w_mm / 2, -h_mm / 2]]
+            )
+        art_px = (local + [w_mm / 2, h_mm / 2]) / [w_mm, h_mm] * [aw, ah] - 0.5
+        world = np.column_stack([_apply(T, local), top_z - curl_lift(piece, local)])
+        img_px = cam.project(world, distort=False) + shift[:2, 2]  # roi px
+        M = cv2.getPerspectiveTransform(art_px.astype(np.float32), img_px.astype(np.float32))
+        warped = cv2.warpPerspective(
+            art, M, (rw, rh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        )
+        # the half rises towards its edge: it turns to the light on one side and away on the other
+        rise = np.zeros(2)
+        rise[axis] = sign
+        direction = T[:2, :2] @ rise
+        slope = piece.curl_mm / (piece.size_mm[axis] / 2)
+        gain = float(np.clip(1.0 - 2.5 * slope * float(direction @ light[:2]), 0.7, 1.3))
+        halves.append((cv2.convertScaleAbs(warped, alpha=gain), img_px[0], img_px[1], img_px[2]))
+    # which half each pixel shows: the side of the projected middle line its own half lies on
+    (_, a, b, edge_pt) = halves[1]
+    ys, xs = np.mgrid[0:rh, 0:rw].astype(np.float32)
+    side = (b[0] - a[0]) * (ys - a[1]) - (b[1] - a[1]) * (xs - a[0])
+    pos_side = (b[0] - a[0]) * (edge_pt[1] - a[1]) - (b[1] - a[1]) * (edge_pt[0] - a[0])
+    pick = (side * np.sign(pos_side) > 0)[..., None]
+    return np.where(pick, halves[1][0], halves[0][0])
 
 
 def _object_shadow_and_draw(
@@ -683,7 +846,7 @@ def _render_table(cam: Camera, style: PhotoStyle, p_sub: float, rng: np.random.G
     budget = min(w * h * 0.5, 5.0e6)
     p = float(min(0.85 * p_sub, math.sqrt(budget / max(size_mm[0] * size_mm[1], 1.0))))
     cw, ch = int(math.ceil(size_mm[0] * p)) + 2, int(math.ceil(size_mm[1] * p)) + 2
-    canvas = draw_table(rng, (ch, cw), p, style.table)
+    canvas = draw_table(rng, (ch, cw), p, style.table, terrain_hue=style.table_terrain_hue)
     # canvas px -> table mm: x_local = lo + (j, i) / p ; table = rot.T @ x_local
     S = np.array([[1 / p, 0.0, lo[0]], [0.0, 1 / p, lo[1]], [0.0, 0.0, 1.0]])
     Rinv = np.eye(3)
@@ -736,6 +899,124 @@ def _place_near_edges(
             continue
         return (float(center[0]), float(center[1])), angle, fp
     return None
+
+
+def _place_across_edge(
+    rng: np.random.Generator, cam: Camera, group: Sequence[Piece], blocked: list[np.ndarray], tries: int = 30
+) -> list[Piece] | None:
+    """The group's pieces moved and turned so that the group lies across a frame edge, its nearest
+    row 0.3 to 1.2 pieces deep inside the frame, clear of everything in `blocked` by 8 mm."""
+    w, h = cam.size
+    h_inv = np.linalg.inv(cam.homography())
+    centre_mm = cv2.perspectiveTransform(np.array([[[w / 2, h / 2]]], np.float64), h_inv)[0, 0]
+    size = max(max(p.size_mm) for p in group)
+    for _ in range(tries):
+        edge = int(rng.integers(4))
+        along = float(rng.uniform(0.15, 0.85))
+        pt = {0: (along * w, 0.0), 1: (w - 1.0, along * h), 2: (along * w, h - 1.0), 3: (0.0, along * h)}[
+            edge
+        ]
+        at = cv2.perspectiveTransform(np.array([[pt]], np.float64), h_inv)[0, 0]
+        inward = centre_mm - at
+        inward /= np.linalg.norm(inward) + 1e-12
+        angle = float(rng.uniform(0, 360))
+        turned = [replace(p, center_mm=tuple(_rot(angle) @ np.asarray(p.center_mm)), angle_deg=p.angle_deg + angle)
+                  for p in group]  # fmt: skip
+        reach = max(float(np.max(piece_footprint(p) @ inward)) for p in turned)
+        depth = float(rng.uniform(0.3, 1.2)) * size
+        origin = at + inward * (depth - reach)
+        moved = [
+            replace(p, center_mm=(p.center_mm[0] + origin[0], p.center_mm[1] + origin[1])) for p in turned
+        ]
+        prints = [piece_footprint(p) for p in moved]
+        grown = [cv2.convexHull(np.vstack([fp + d for d in ((-8, -8), (8, -8), (8, 8), (-8, 8))]).astype(np.float32))[:, 0, :]
+                 for fp in prints]  # fmt: skip
+        if any(_overlaps(g, b, 0.0) for g in grown for b in blocked):
+            continue
+        return moved
+    return None
+
+
+def _rot(angle_deg: float) -> np.ndarray:
+    a = math.radians(angle_deg)
+    return np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+
+
+def _light_in_image(cam: Camera, at_mm: np.ndarray, light: np.ndarray) -> np.ndarray:
+    """The direction in the image that the light comes from, at a table point."""
+    p = cam.project(
+        np.array([[at_mm[0], at_mm[1], 0.0], [at_mm[0] + light[0] * 50, at_mm[1] + light[1] * 50, 0.0]])
+    )
+    d = p[1] - p[0]
+    return d / (np.linalg.norm(d) + 1e-12)
+
+
+def _gloss(
+    img: np.ndarray,
+    cam: Camera,
+    pieces: list[tuple[Piece, float]],
+    light: np.ndarray,
+    gloss: float,
+    rng: np.random.Generator,
+) -> None:
+    """Glossy print: the light's reflection, a broad bright patch where the camera sees the light
+    mirrored in the table plane, on the pieces only (the table stays matte). In place."""
+    h, w = img.shape[:2]
+    up = max(-light[2], 0.1)
+    c = cam.center  # the camera is above the table (c[2] < 0): the mirror point lies toward the light
+    t = -c[2] / up
+    spot = np.array([c[0] + t * light[0], c[1] + t * light[1], 0.0])
+    centre = cam.project(spot[None])[0] + rng.normal(0, 0.05 * min(w, h), 2)
+    k = 4  # the patch and the mask are smooth: draw them at a quarter of the size
+    sw, sh = max(1, w // k), max(1, h // k)
+    mask = np.zeros((sh, sw), np.float32)
+    for piece, base in pieces:
+        local = _rounded_rect(*piece.size_mm, piece.corner_radius_mm)
+        pts = np.column_stack(
+            [_apply(_piece_to_table(piece), local), np.full(len(local), -(base + piece.thickness_mm))]
+        )
+        px = cam.project(pts) / k
+        cv2.fillConvexPoly(mask, np.round(px * _ONE).astype(np.int32), 1.0, cv2.LINE_AA, _SHIFT)
+    radius = float(rng.uniform(0.08, 0.25)) * min(sw, sh)
+    xx, yy = np.meshgrid(np.arange(sw, dtype=np.float32), np.arange(sh, dtype=np.float32))
+    blob = np.exp(-((xx - centre[0] / k) ** 2 + (yy - centre[1] / k) ** 2) / (2 * radius * radius))
+    add = np.clip(gloss * 230 * blob * mask, 0, 255).astype(np.uint8)
+    add = cv2.resize(add, (w, h), interpolation=cv2.INTER_LINEAR)
+    img[:] = cv2.add(img, cv2.cvtColor(add, cv2.COLOR_GRAY2BGR))
+
+
+def _hard_shadow_mask(shape: tuple[int, int], rng: np.random.Generator, scale: float) -> np.ndarray:
+    """A sharp-edged cast shadow (a person, a lamp's arm) over part of the frame: 0..1, full size.
+    Its edge is a gently bent line across the frame, sometimes with a limb-like bar."""
+    h, w = shape
+    k = 2
+    sh, sw = max(1, h // k), max(1, w // k)
+    m = np.zeros((sh, sw), np.float32)
+    a = rng.uniform(0, 2 * math.pi)
+    d = np.array([math.cos(a), math.sin(a)])
+    n = np.array([-d[1], d[0]])
+    centre = np.array([sw, sh]) / 2 + n * rng.uniform(-0.3, 0.3) * min(sw, sh)
+    big = 2.0 * max(sw, sh)
+    ts = np.linspace(-1, 1, 9)
+    bend = np.cumsum(rng.normal(0, 0.04, len(ts))) * min(sw, sh)
+    edge = centre + np.outer(ts * big, d) + np.outer(bend, n)
+    poly = np.vstack([edge, edge[::-1] + n * big])
+    cv2.fillPoly(m, [np.round(poly * _ONE).astype(np.int32)], 1.0, cv2.LINE_AA, _SHIFT)
+    if rng.random() < 0.5:  # a bar reaching out of the shadow (an arm, a lamp's stem)
+        start = centre + d * rng.uniform(-0.3, 0.3) * min(sw, sh)
+        end = start - n * rng.uniform(0.2, 0.5) * min(sw, sh)
+        thick = int(rng.uniform(0.04, 0.1) * min(sw, sh))
+        cv2.line(
+            m,
+            tuple(int(v * _ONE) for v in start),
+            tuple(int(v * _ONE) for v in end),
+            1.0,
+            max(1, thick),
+            cv2.LINE_AA,
+            _SHIFT,
+        )
+    m = cv2.GaussianBlur(m, (0, 0), max(0.5, rng.uniform(0.5, 3.0) * scale * 4 / k))
+    return cv2.resize(m, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 # ---------------------------------------------------------------------------------------------- optics
@@ -873,6 +1154,11 @@ def _lighting(img: np.ndarray, style: PhotoStyle, rng: np.random.Generator) -> n
         out = img
     else:
         out = cv2.multiply(img, cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR), dtype=cv2.CV_8U)
+    if style.hard_shadow > 0:
+        mask = _hard_shadow_mask((h, w), rng, w / MAX_LONG_SIDE)
+        # lit by the bluer sky light only: blue darkens least
+        gain3 = [1.0 - style.hard_shadow * tint * mask for tint in (0.85, 0.95, 1.0)]
+        out = cv2.multiply(out, cv2.merge(gain3), dtype=cv2.CV_8U)
     if style.glare > 0:
         cx, cy = rng.uniform(0.1, 0.9) * sw, rng.uniform(0.1, 0.9) * sh
         sx, sy = rng.uniform(0.04, 0.18) * sw, rng.uniform(0.04, 0.18) * sw
@@ -1007,13 +1293,16 @@ def photograph(
     *,
     subject_mm: tuple[float, float, float, float] | None = None,
     clutter: Sequence[Piece] = (),
+    edge_groups: Sequence[Sequence[Piece]] = (),
     long_side_px: int = 4000,
     style: PhotoStyle | None = None,
 ) -> Shot:
     """Photograph `pieces` lying on a table. The camera frames `subject_mm` (x0, y0, x1, y1; default: the
     pieces' bounding box). `clutter` pieces are laid near the frame edges by this function (their
     center_mm and angle_deg are ignored), clear of the subject box; with `style.clutter_objects` mugs,
-    dice, pencils, pens and notes join them. Deterministic for a given rng state."""
+    dice, pencils, pens and notes join them. Each of `edge_groups` (pieces placed around their group's
+    origin: another player's island) is laid across a frame edge, so that only its first row or two
+    shows. Deterministic for a given rng state."""
     if not pieces:
         raise ValueError("photograph needs at least one piece")
     if not 64 <= long_side_px <= MAX_LONG_SIDE:
@@ -1024,8 +1313,10 @@ def photograph(
     if box[2] <= box[0] or box[3] <= box[1]:
         raise ValueError(f"subject box must have positive size, got {box}")
     # Independent streams, so that changing one part (say, the table) does not reshuffle the others.
-    seeds = rng.integers(0, 2**63, 5)
-    r_table, r_pieces, r_clutter, r_light, r_noise = (np.random.default_rng(int(s)) for s in seeds)
+    seeds = rng.integers(0, 2**63, 7)
+    r_table, r_pieces, r_clutter, r_light, r_noise, r_edge, r_hand = (
+        np.random.default_rng(int(s)) for s in seeds
+    )
 
     size = _frame_size(long_side_px, style.portrait)
     layers = 1 + max(p.layer for p in pieces) - min(p.layer for p in pieces)
@@ -1076,6 +1367,16 @@ def photograph(
         placed_info.append({"kind": "piece", "index": k, "footprint_mm": fp.tolist()})
         flat_from_caller.append(k)
         blocked.append(fp)
+    edge_placed: list[int] = []  # indices into `flat` of the edge groups' pieces
+    for group in edge_groups:
+        spot = _place_across_edge(r_edge, cam, group, blocked)
+        if spot is None:
+            continue
+        for piece in spot:
+            edge_placed.append(len(flat))
+            flat.append(replace(piece, layer=-1))
+            blocked.append(piece_footprint(piece))
+        placed_info.append({"kind": "edge group", "tiles": len(spot)})
     objects: list[clutter_mod.ClutterObject] = []
     height = float(-cam.center[2])
     for _ in range(style.clutter_objects):
@@ -1084,7 +1385,7 @@ def photograph(
             kind = "die"
         if kind == "note":
             nsize = clutter_mod.random_note_size(r_clutter)
-            note = Piece(np.zeros((2, 2, 3), np.uint8), nsize, (0.0, 0.0), 0.0, 0.1, 0.5, -2)
+            note = Piece(np.zeros((2, 2, 3), np.uint8), nsize, (0.0, 0.0), 0.0, 0.1, 0.5, -2, printed=False)
             spot = _place_near_edges(
                 r_clutter,
                 cam,
@@ -1140,6 +1441,25 @@ def photograph(
         map_x, map_y = _lens_maps(cam, rcam)
         img = cv2.remap(img, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
 
+    subject_hull = cv2.convexHull(
+        cam.project(np.vstack([_edge_points(box), _edge_points(box) - [0.0, 0.0, stack_mm]])).astype(
+            np.float32
+        )
+    )[:, 0, :]
+    if style.gloss > 0:
+        _gloss(
+            img, cam, [(p, bases[len(flat) + i]) for i, p in enumerate(pieces)], light, style.gloss, r_light
+        )
+    hand_drawn = False
+    if style.hand:
+        from vision.synth.hands import draw_hand  # only photos with a hand need it
+
+        light_2d = tuple(float(v) for v in _light_in_image(cam, S, light))
+        mm_px = _density(cam, S)
+        hand_drawn = (
+            draw_hand(img, r_hand, keep_out=subject_hull, light_dir=light_2d, scale_px=85 * mm_px) is not None
+        )
+
     # Optics: softness + depth of field (focused on the subject), then motion blur.
     focus_depth = float((cam.R @ np.array([S[0], S[1], 0.0]) + cam.t)[2])
     img = _blur_levels(img, _depth_blur_map(cam, style, focus_depth, scale))
@@ -1155,26 +1475,39 @@ def photograph(
 
     def corners_of(piece: Piece, base: float) -> np.ndarray:
         xy = piece_corners_mm(piece)
-        return cam.project(np.column_stack([xy, np.full(4, -(base + piece.thickness_mm))])).astype(np.float32)
+        w, h = piece.size_mm
+        lift = curl_lift(
+            piece, np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
+        )
+        z = -(base + piece.thickness_mm) - lift
+        return cam.project(np.column_stack([xy, z])).astype(np.float32)
 
     n_flat = len(flat)
     corners = tuple(corners_of(p, bases[n_flat + i]) for i, p in enumerate(pieces))
     clutter_corners = tuple(corners_of(flat[j], bases[j]) for j in range(len(flat_from_caller)))
+    edge_corners = tuple(corners_of(flat[j], bases[j]) for j in edge_placed)
     info = cam.to_dict()
     info.update(
         {
             "tilt_deg": float(math.degrees(math.acos(np.clip(cam.R[2, 2], -1, 1)))),
             "roll_deg": used["roll_deg"],
             "subject_fill": used["fill"],
+            "subject_span": used["span"],
             "subject_mm": [float(v) for v in box],
             "focal_equiv_mm": float(style.focal_equiv_mm),
             "height_mm": height,
             "clutter": placed_info,
+            "hand": hand_drawn,
             "style": {k: (list(v) if isinstance(v, tuple) else v) for k, v in vars(style).items()},
         }
     )
     return Shot(
-        np.ascontiguousarray(img), corners, cam.homography() / cam.homography()[2, 2], info, clutter_corners
+        np.ascontiguousarray(img),
+        corners,
+        cam.homography() / cam.homography()[2, 2],
+        info,
+        clutter_corners,
+        edge_corners,
     )
 
 

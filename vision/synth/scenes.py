@@ -8,8 +8,9 @@ that board, and where every tile or card corner (and every grid cell) lies in th
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+import cv2
 import numpy as np
 
 from scoring.mediterraneo import score_sea, sea_report_to_json, sea_to_json
@@ -18,8 +19,18 @@ from scoring.mondo import island_to_json, score_turn, single_island_turn, turn_s
 from vision.synth.mediterraneo_art import render_card_face
 from vision.synth.mediterraneo_sea import random_sea
 from vision.synth.mondo_art import render_mondo_face
-from vision.synth.mondo_island import ISLAND_KINDS, component_by_id, island_of, random_layout
-from vision.synth.photo import Camera, PhotoStyle, Piece, Shot, draw_style, encode_jpeg, photograph
+from vision.synth.mondo_island import ISLAND_KINDS, PlacedTile, component_by_id, island_of, random_layout
+from vision.synth.photo import (
+    Camera,
+    PhotoStyle,
+    Piece,
+    Shot,
+    draw_style,
+    encode_jpeg,
+    photograph,
+    piece_footprint,
+)
+from vision.synth.world import World, draw_conditions
 
 TILE_MM = 50.0
 TILE_THICKNESS_MM = 1.8
@@ -73,19 +84,25 @@ def mondo_scene(
     grid: int | None = None,
     kind: str | None = None,
     name: str = "island",
+    world: World | None = None,
 ) -> Scene:
-    """A hand-built island photographed on a table, with 0-3 loose tiles lying about."""
+    """A hand-built island photographed on a table, under conditions drawn from `world` (see
+    vision.synth.world): loose tiles near, touching or far from it, tiles turned, gapped, pushed out
+    of line, curled or back side up, another island at the frame edge, a hand, any table and light."""
+    conditions = draw_conditions(rng, world)
     grid = grid or (3 if rng.random() < 0.7 else 4)
     kinds = list(ISLAND_KINDS)
     kind = kind or kinds[int(rng.choice(len(kinds), p=list(ISLAND_KINDS.values())))]
-    layout = random_layout(catalog, rng, grid, kind)
+    layout = with_backs(random_layout(catalog, rng, grid, kind), conditions.backs, grid, rng)
     island = island_of(layout, catalog, grid)
-    style = style or draw_style(rng)
-    px_per_mm = _art_scale(long_side_px, grid * TILE_MM)
+    style = style or draw_style(rng, conditions)
+    px_per_mm = _art_scale(long_side_px, grid * TILE_MM / max(0.3, conditions.span))
 
-    # Hand placement: 0-3 mm gaps, small shifts, up to 5 degrees of turn (mostly much less).
-    angles = rng.normal(0, 1.6, (grid, grid)).clip(-5, 5)
-    gaps = rng.uniform(0, 3, (2, grid + 1))
+    # Hand placement: gaps, small shifts and turns (mostly much less than the most), a few tiles
+    # pushed out of line, cardboard curl.
+    most = conditions.angle_deg
+    angles = rng.normal(0, most / 2.5, (grid, grid)).clip(-most, most)
+    gaps = rng.uniform(0, conditions.gap_mm, (2, grid + 1))
     # room for the turned tiles so that neighbours never overlap
     reach = TILE_MM / 2 * (np.abs(np.cos(np.radians(angles))) + np.abs(np.sin(np.radians(angles))))
     pitch = 2 * float(reach.max()) + gaps.mean()
@@ -94,6 +111,7 @@ def mondo_scene(
         for col in range(grid):
             shift = rng.uniform(-0.6, 0.6, 2) * max(0.0, pitch - 2 * reach[row, col])
             centres[(row, col)] = ((col + 0.5) * pitch + shift[0], (row + 0.5) * pitch + shift[1])
+    pushed = push_outer_tiles(centres, layout, grid, pitch, conditions.pushes, rng)
     pieces = []
     for placed in layout:
         face = component_by_id(catalog, placed.component)["faces"][placed.face]
@@ -106,21 +124,48 @@ def mondo_scene(
                 float(angles[placed.row, placed.col]),
                 TILE_THICKNESS_MM,
                 corner_radius_mm=float(rng.uniform(0.8, 2.5)),
+                curl_mm=float(rng.uniform(0, conditions.curl_mm)),
+                curl_axis=int(rng.integers(2)),
             )
         )
     used = {p.component for p in layout}
-    spare = [c for c in catalog["components"] if c["id"] not in used]
-    loose = []
-    for index in rng.permutation(len(spare))[: int(rng.integers(0, 4))]:
-        component = spare[int(index)]
+    spare = [catalog["components"][int(i)] for i in rng.permutation(len(catalog["components"]))]
+    spare = [c for c in spare if c["id"] not in used]
+
+    def loose_piece(component: dict) -> Piece:
         face = component["faces"]["front" if rng.random() < 0.6 else "back"]
-        loose.append(
-            Piece(render_mondo_face(face, px_per_mm), (TILE_MM, TILE_MM), (0.0, 0.0), 0.0, TILE_THICKNESS_MM)
-        )
+        image = _turned(render_mondo_face(face, px_per_mm), int(rng.integers(4)) * 90)
+        return Piece(image, (TILE_MM, TILE_MM), (0.0, 0.0), float(rng.uniform(0, 360)), TILE_THICKNESS_MM)
+
+    near, touching = [], 0
+    for k in range(conditions.loose_near):
+        touch = k < conditions.loose_touching
+        gap = float(rng.uniform(0.0, 1.0)) if touch else float(rng.uniform(3.0, 40.0))
+        placed_piece = place_beside(loose_piece(spare.pop()), pieces + near, gap, rng)
+        if placed_piece is not None:
+            near.append(placed_piece)
+            touching += int(touch)
+    far = [loose_piece(spare.pop()) for _ in range(conditions.loose_far)]
+    edge_groups = []
+    if conditions.neighbours:
+        rows, cols = ((2, 3), (3, 3), (3, 2), (2, 2))[int(rng.integers(4))]
+        group = []
+        for r in range(rows):
+            for c in range(cols):
+                p = loose_piece(spare.pop())
+                offset = ((c - (cols - 1) / 2) * 52.0, (r - (rows - 1) / 2) * 52.0)
+                group.append(replace(p, center_mm=offset, angle_deg=float(rng.normal(0, 1.5))))
+        edge_groups.append(group)
 
     span = grid * pitch
     shot = photograph(
-        pieces, rng, subject_mm=(0.0, 0.0, span, span), clutter=loose, long_side_px=long_side_px, style=style
+        pieces + near,
+        rng,
+        subject_mm=(0.0, 0.0, span, span),
+        clutter=far,
+        edge_groups=edge_groups,
+        long_side_px=long_side_px,
+        style=style,
     )
     jpeg = encode_jpeg(shot.image, rng)
 
@@ -134,23 +179,126 @@ def mondo_scene(
                 {"row": row, "col": col, "quad": _quad_list(project_mm(camera, square, TILE_THICKNESS_MM))}
             )
     outline = np.array([[0, 0], [span, 0], [span, span], [0, span]], float)
+    island_quad = project_mm(camera, outline, TILE_THICKNESS_MM)
     report = turn_score_to_json(score_turn(single_island_turn(name, island)))
+    n = len(layout)
+    messy = bool(gaps.max() > 3.0 or np.abs(angles).max() > 5.0 or pushed)
     truth = {
         "format": 1,
         "game": "mondo",
         "board": island_to_json(island),
         "report": report,
-        "scene": {"kind": kind, "grid": grid, "pitch_mm": round(pitch, 3), "loose_tiles": len(shot.clutter_corners)},
-        "island_quad": _quad_list(project_mm(camera, outline, TILE_THICKNESS_MM)),
+        "scene": {"kind": kind, "grid": grid, "pitch_mm": round(pitch, 3),
+                  "loose_tiles": len(near) + len(shot.clutter_corners), "loose_near": len(near),
+                  "loose_touching": touching, "span": round(quad_span(island_quad, camera.size), 4),
+                  "messy": messy, "pushed": pushed, "most_gap_mm": round(float(gaps.max()), 2),
+                  "most_angle_deg": round(float(np.abs(angles).max()), 2),
+                  "backs": sum(p.face == "back" for p in layout), "edge_tiles": len(shot.edge_corners),
+                  "hand": bool(shot.camera.get("hand"))},
+        "conditions": conditions.to_dict(),
+        "island_quad": _quad_list(island_quad),
         "tiles": [
             {"row": p.row, "col": p.col, "component": p.component, "face": p.face, "rotation": p.rotation,
              "corners": _quad_list(corners)}
-            for p, corners in zip(layout, shot.corners, strict=True)
+            for p, corners in zip(layout, shot.corners[:n], strict=True)
         ],
+        "loose_tiles": [_quad_list(c) for c in list(shot.corners[n:]) + list(shot.clutter_corners)],
+        "edge_tiles": [_quad_list(c) for c in shot.edge_corners],
         "cells": cells,
         "camera": shot.camera,
     }  # fmt: skip
     return Scene(jpeg, truth, shot)
+
+
+def quad_span(quad: np.ndarray, size: tuple[int, int]) -> float:
+    """A quad's longer side (mean of two opposite sides) over the photo's shorter side."""
+    q = np.asarray(quad, np.float64)
+    side = np.hypot(*(np.roll(q, -1, 0) - q).T)
+    return float(max(side[0] + side[2], side[1] + side[3]) / 2 / min(size))
+
+
+def with_backs(layout: list[PlacedTile], n: int, grid: int, rng: np.random.Generator) -> list[PlacedTile]:
+    """`n` tiles of the layout turned to their cloud side, inner cells first (a back shows one land
+    terrain all round, so on an outer cell it breaks the water rule: at most one goes there)."""
+    if n <= 0:
+        return layout
+    inner = [
+        i for i, p in enumerate(layout) if 0 < p.row < grid - 1 and 0 < p.col < grid - 1 and p.face == "front"
+    ]
+    outer = [i for i, p in enumerate(layout) if i not in inner and p.face == "front"]
+    pick = [inner[int(i)] for i in rng.permutation(len(inner))[:n]]
+    if len(pick) < n and outer and rng.random() < 0.3:
+        pick.append(outer[int(rng.integers(len(outer)))])
+    out = list(layout)
+    for i in pick:
+        out[i] = replace(out[i], face="back", rotation=int(rng.integers(4)) * 90)
+    return out
+
+
+def push_outer_tiles(
+    centres: dict[tuple[int, int], tuple[float, float]],
+    layout: list[PlacedTile],
+    grid: int,
+    pitch: float,
+    n: int,
+    rng: np.random.Generator,
+) -> int:
+    """Push up to `n` tiles of the outer ring outwards, off the lattice, by 15-33% of a cell (a
+    player's sleeve nudged it); returns how many were pushed. Updates `centres` in place."""
+    placed = {(p.row, p.col) for p in layout}
+    ring = [c for c in sorted(placed) if c[0] in (0, grid - 1) or c[1] in (0, grid - 1)]
+    pushed = 0
+    for k in rng.permutation(len(ring))[:n]:
+        row, col = ring[int(k)]
+        ways = (
+            [(0, -1)] * (row == 0)
+            + [(0, 1)] * (row == grid - 1)
+            + [(-1, 0)] * (col == 0)
+            + [(1, 0)] * (col == grid - 1)
+        )
+        dx, dy = ways[int(rng.integers(len(ways)))]
+        amount = float(rng.uniform(0.15, 0.33)) * pitch
+        x, y = centres[(row, col)]
+        centres[(row, col)] = (x + dx * amount, y + dy * amount)
+        pushed += 1
+    return pushed
+
+
+def _footprint_gap(a: np.ndarray, b: np.ndarray) -> float:
+    """Least distance (mm) between two outlines, negative when they overlap (vertex-based: the
+    outlines are finely sampled rounded rectangles)."""
+    a32, b32 = a.astype(np.float32), b.astype(np.float32)
+    da = min(-cv2.pointPolygonTest(b32, (float(x), float(y)), True) for x, y in a)
+    db = min(-cv2.pointPolygonTest(a32, (float(x), float(y)), True) for x, y in b)
+    return float(min(da, db))
+
+
+def place_beside(
+    piece: Piece, others: list[Piece], gap_mm: float, rng: np.random.Generator, tries: int = 12
+) -> Piece | None:
+    """`piece` moved to lie `gap_mm` (0: touching) from the nearest of `others`, in a random
+    direction from their middle, clear of all of them; None when no direction works."""
+    prints = [piece_footprint(p) for p in others]
+    middle = np.mean([p.center_mm for p in others], axis=0)
+    for _ in range(tries):
+        a = rng.uniform(0, 2 * np.pi)
+        d = np.array([np.cos(a), np.sin(a)])
+
+        def gap_at(r: float, d: np.ndarray = d) -> float:
+            fp = piece_footprint(replace(piece, center_mm=tuple(middle + r * d)))
+            return min(_footprint_gap(fp, other) for other in prints)
+
+        lo, hi = 0.0, 400.0
+        if gap_at(hi) < gap_mm:
+            continue
+        for _ in range(18):  # the gap grows as the piece moves out along the ray
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if gap_at(mid) < gap_mm else (lo, mid)
+        moved = replace(piece, center_mm=tuple(float(v) for v in middle + hi * d))
+        fp = piece_footprint(moved)
+        if min(_footprint_gap(fp, other) for other in prints) >= gap_mm - 0.05:
+            return moved
+    return None
 
 
 # --- Mediterráneo --------------------------------------------------------------------------------
@@ -168,9 +316,14 @@ def mediterraneo_scene(
     long_side_px: int = 4000,
     style: PhotoStyle | None = None,
     n_cards: int | None = None,
+    world: World | None = None,
 ) -> Scene:
     """A sea from a legal play sequence, the two objective cards beside it, loose cards about."""
     scene = random_sea(catalog, rng, n_cards)
+    if style is None and world is not None:
+        # the world's tables, light and print; a sea of cards is photographed whole and large
+        conditions = draw_conditions(rng, world)
+        style = draw_style(rng, replace(conditions, span=max(0.55, conditions.span)))
     style = style or draw_style(rng)
     by_id = {c["id"]: c for c in catalog["components"]}
     xs = [p.x for p in scene.plays] + [p.x + (2 if p.rotation in (0, 180) else 3) for p in scene.plays]
