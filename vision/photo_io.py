@@ -8,7 +8,7 @@ reason a person understands, never in an OpenCV assertion.
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
@@ -39,12 +39,37 @@ REDUCED = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Photo:
     image: np.ndarray  # BGR, decoded at reduced size
     scale: float  # full-size px per px of `image`
     size: tuple[int, int]  # full size (width, height)
     format: str
+    # What finer views are made from: the JPEG bytes (libjpeg decodes them at 1/1, 1/2, 1/4, 1/8) or
+    # the whole decoded image of another format; finer views are kept once made.
+    source: bytes | np.ndarray | None = field(default=None, repr=False)
+    _finer: dict = field(default_factory=dict, repr=False)
+
+    def at_scale(self, scale: float) -> tuple[np.ndarray, float]:
+        """The photo with at most `scale` full-size px per px where the file allows it, else as fine as
+        it has: (image, its scale). A small island is read from here, at the resolution its tiles
+        need, while the whole photo is searched at reduced size."""
+        if scale >= self.scale or self.source is None:
+            return self.image, self.scale
+        if isinstance(self.source, np.ndarray):
+            return self.source, 1.0
+        factor = 1
+        while factor * 2 <= scale and factor < 8:
+            factor *= 2
+        if factor >= self.scale:
+            return self.image, self.scale
+        if factor not in self._finer:
+            image = cv2.imdecode(np.frombuffer(self.source, np.uint8), REDUCED[factor])
+            if image is None:  # the reduced view decoded; a finer one may still fail on damage
+                return self.image, self.scale
+            self._finer[factor] = image
+        image = self._finer[factor]
+        return image, self.size[0] / image.shape[1]
 
 
 def photo_header(data: bytes) -> tuple[str, tuple[int, int]]:
@@ -86,10 +111,12 @@ def decode_photo(data: bytes, min_long_side: int = 1000) -> Photo:
     image = cv2.imdecode(buffer, REDUCED[factor])
     if image is None:
         raise PhotoError(f"cannot decode this {fmt} file")
+    source: bytes | np.ndarray | None = data if fmt == "JPEG" and factor > 1 else None
     if factor == 1 and max(image.shape[:2]) > 2 * min_long_side:  # PNG and friends: shrink after decoding
+        source = image
         shrink = 2 * min_long_side / max(image.shape[:2])
         image = cv2.resize(image, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
-    return Photo(image, width / image.shape[1], (width, height), fmt)
+    return Photo(image, width / image.shape[1], (width, height), fmt, source)
 
 
 def read_photo(path: Path, min_long_side: int = 1000) -> Photo:

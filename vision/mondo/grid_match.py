@@ -53,9 +53,13 @@ def corner_errors(read_quad: np.ndarray, truth_quad: np.ndarray, grid: int) -> t
     return k, errors[k]
 
 
-def match_grid(read_quad: np.ndarray, read_grid: int, truth: dict) -> GridMatch:
+def match_grid(
+    read_quad: np.ndarray, read_grid: int, truth: dict, cell_quads: np.ndarray | None = None
+) -> GridMatch:
     """Compare a read grid (outer quad in the truth photo's px, clockwise from any corner) with the
-    simulator's truth (`island_quad`, `tiles` with `corners`, `scene.grid`)."""
+    simulator's truth (`island_quad`, `tiles` with `corners`, `scene.grid`). With the reader's own
+    `cell_quads` (the same px; they follow tiles pushed out of line), each tile is measured in the
+    crop of the cell it falls in; without them, in the grid's own cells."""
     grid = int(truth["scene"]["grid"])
     read = np.asarray(read_quad, np.float64)
     k, errors = corner_errors(read, truth["island_quad"], grid)
@@ -66,10 +70,24 @@ def match_grid(read_quad: np.ndarray, read_grid: int, truth: dict) -> GridMatch:
     lattice = np.array([[0, 0], [grid, 0], [grid, grid], [0, grid]], np.float32)
     to_lattice = cv2.getPerspectiveTransform(np.roll(read, -k, 0).astype(np.float32), lattice)
     clearance = float("inf")
+    from_lattice = np.linalg.inv(to_lattice)
+    if cell_quads is not None:
+        cell_quads = np.asarray(cell_quads, np.float64)
+        middles = cell_quads.mean(axis=1)
     for tile in truth["tiles"]:
         corners = np.asarray(tile["corners"], np.float32)[None]
-        u = cv2.perspectiveTransform(corners, to_lattice)[0]
-        reach = np.abs(u - [tile["col"] + 0.5, tile["row"] + 0.5]).max()
+        if cell_quads is None:
+            u = cv2.perspectiveTransform(corners, to_lattice)[0]
+            reach = np.abs(u - [tile["col"] + 0.5, tile["row"] + 0.5]).max()
+        else:  # the read cell where the grid puts this tile's cell, in its own unit square
+            where = cv2.perspectiveTransform(
+                np.array([[[tile["col"] + 0.5, tile["row"] + 0.5]]], np.float64), from_lattice
+            )[0, 0]
+            cell = cell_quads[int(np.argmin(np.hypot(*(middles - where).T)))]
+            unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+            to_unit = cv2.getPerspectiveTransform(cell.astype(np.float32), unit)
+            u = cv2.perspectiveTransform(corners, to_unit)[0]
+            reach = np.abs(u - 0.5).max()
         clearance = min(clearance, 0.5 + CROP_MARGIN - float(reach))
     return GridMatch(True, (4 - k) % 4, corner_error, clearance)
 

@@ -32,6 +32,7 @@ The net's input size, normalization and output layout come from the model's ONNX
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
@@ -40,7 +41,6 @@ import cv2
 import numpy as np
 import onnxruntime as ort
 
-from vision.geometry import grid_cell_quads
 from vision.onnx_model import load_session, models_dir
 
 MODEL_PATH = Path(__file__).resolve().parents[2] / "models" / "mondo-locator.onnx"
@@ -63,6 +63,12 @@ FOCAL_RATIO = 25.5 / 43.27  # a phone's main camera: 23-28 mm equivalent over th
 CAMERA_PRIOR = 10.0  # weight of "square grid, seen by that camera" against the data (cells)
 MAX_LINE_POINTS = 400  # outline points in the final fit, at most
 OCCUPIED_MIN = 0.5  # a tile centre counts where the cells map's mean over its cell's middle reaches this
+PUSH_MAX = 0.45  # cells: a tile centre this far from its cell's middle still belongs to the cell
+OFFSET_DEADBAND = 0.04  # cells: a crop follows its tile only beyond this (the centre's own error)
+SECOND_ISLAND = 6  # tile centres on a lattice that make a second island whatever the first has
+IDEAL_CELL = 30.0  # net input px per cell: where the net sees tiles best (passes are chosen by it)
+FINER_BELOW = 0.8  # refine on a finer view of the photo when a cell has less than this share of its
+# rectified size in the reduced one
 
 
 @dataclass(frozen=True, eq=False)  # eq=False: numpy fields
@@ -75,6 +81,7 @@ class FoundIsland:
     # Other places of the grid that hold the same tiles (outer quads, as `quad`): where the tiles
     # leave a whole outer row or column empty, the photo alone does not say on which side it is.
     alternatives: tuple[np.ndarray, ...] = ()
+    cut: bool = False  # the island runs off the photo's edge
 
 
 @dataclass(frozen=True, eq=False)
@@ -119,10 +126,22 @@ def net_maps(model: LocatorModel, picture: np.ndarray) -> tuple[np.ndarray, np.n
     return cells, centres, (float(stride), float(stride), float(offset), float(offset))
 
 
-def photo_maps(model: LocatorModel, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, Affine]:
-    """The maps of the whole photo, scaled to the net's input size; map px -> image px."""
+def pass_sides(model: LocatorModel, image_shape: tuple[int, ...]) -> tuple[int, ...]:
+    """The long sides the whole photo is searched at (the model's metadata lists them; a finer pass
+    only where the photo has the pixels for it): a small island's tiles are lost at the first."""
+    spec = model.meta["input"]
+    sides = spec.get("long_sides", [spec["long_side"]])
+    top = max(image_shape[:2])
+    return tuple(int(s) for s in sides if s == sides[0] or s <= top)
+
+
+def photo_maps(
+    model: LocatorModel, image: np.ndarray, long_side: int | None = None
+) -> tuple[np.ndarray, np.ndarray, Affine]:
+    """The maps of the whole photo, scaled to `long_side` (default: the model's input size); map px ->
+    image px."""
     h, w = image.shape[:2]
-    s = model.meta["input"]["long_side"] / max(h, w)
+    s = (long_side or model.meta["input"]["long_side"]) / max(h, w)
     size = (max(1, round(w * s)), max(1, round(h * s)))
     small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
     cells, centres, (ax, ay, bx, by) = net_maps(model, small)
@@ -684,9 +703,12 @@ def rectify(
     return picture, to_px
 
 
-def refine_rectified(model: LocatorModel, image: np.ndarray, found: _Found) -> np.ndarray | None:
+def refine_rectified(
+    model: LocatorModel, image: np.ndarray, found: _Found
+) -> tuple[np.ndarray, np.ndarray] | None:
     """Pass 2: the net on the rectified grid, where cells are big and square; the same joint fit
-    there. Returns the refined image -> lattice map (None: keep pass 1's)."""
+    there. Returns the refined image -> lattice map and the tile centres it saw, image px (None:
+    keep pass 1's)."""
     spec = model.meta.get("rectified", {"size": 256, "margin": 0.35})
     picture, to_px = rectify(image, found.g_h, found.extent, spec["size"], spec["margin"])
     cells, heat, affine = net_maps(model, picture)
@@ -727,7 +749,7 @@ def refine_rectified(model: LocatorModel, image: np.ndarray, found: _Found) -> n
     # view show more tiles on the grid than the first pass saw: then the first pass was off.
     if _moved(g_h, found) > MAX_SHIFT and ok.sum() <= found.used.sum():
         return None
-    return g_h / np.linalg.norm(g_h)
+    return g_h / np.linalg.norm(g_h), apply_h(back, peaks[ok])
 
 
 def nominal_camera(shape: tuple[int, ...]) -> np.ndarray:
@@ -883,10 +905,89 @@ def _inside_any(point: np.ndarray, quads: list[np.ndarray]) -> bool:
     return any(cv2.pointPolygonTest(q.astype(np.float32), p, False) >= 0 for q in quads)
 
 
+@dataclass(frozen=True, eq=False)
+class _Candidate:
+    found: _Found
+    centres: np.ndarray  # this pass's tile centres, image px (found.used indexes them)
+    quad: np.ndarray  # first-pass outline, image px
+    cell_in: float  # cell side in the net's input px at this pass
+    cut: bool  # its occupied region runs off the photo (another player's island at the edge)
+
+
+def first_pass(model: LocatorModel, image: np.ndarray, long_side: int, grid: int | None) -> list[_Candidate]:
+    """Islands found by the net's maps of the whole photo at `long_side`."""
+    cells, heat, affine = photo_maps(model, image, long_side)
+    peaks = find_peaks(heat)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(
+        (cells > CELLS_MIN).astype(np.uint8), connectivity=8
+    )
+    h, w = labels.shape
+    peak_px = np.clip(np.round(peaks).astype(int), 0, [w - 1, h - 1])
+    peak_label = labels[peak_px[:, 1], peak_px[:, 0]]
+    centres = map_to_image(peaks, affine)
+    camera = nominal_camera(image.shape)
+    out: list[_Candidate] = []
+    free = np.ones(len(centres), bool)
+    to_input = long_side / max(image.shape[:2])
+    for group in group_regions(centres, peak_label, stats[:, cv2.CC_STAT_AREA], grid, camera):
+        mine = np.isin(peak_label, group) & free
+        # too few tiles for an island, or a fragment of one already found (glare, a seam)
+        if mine.sum() < MIN_CENTRES or _inside_any(centres[mine].mean(0), [c.quad for c in out]):
+            continue
+        outline = np.vstack([map_to_image(region_outline(cells, labels, k), affine) for k in group])
+        found = find_island(centres, mine, free, outline, grid, camera, CellsMap(cells, affine))
+        if found is None or found.used.sum() < MIN_CENTRES:
+            continue
+        free &= ~found.used
+        quad = quad_of(found.g_h, found.extent)
+        cell = np.sqrt(abs(cv2.contourArea(quad.astype(np.float32)))) / found.extent[2]
+        x0, y0 = stats[group, cv2.CC_STAT_LEFT].min(), stats[group, cv2.CC_STAT_TOP].min()
+        x1 = (stats[group, cv2.CC_STAT_LEFT] + stats[group, cv2.CC_STAT_WIDTH]).max()
+        y1 = (stats[group, cv2.CC_STAT_TOP] + stats[group, cv2.CC_STAT_HEIGHT]).max()
+        cut = bool(x0 <= 0 or y0 <= 0 or x1 >= w or y1 >= h)
+        out.append(_Candidate(found, centres, quad, float(cell * to_input), cut))
+    return out
+
+
+def merge_passes(passes: list[list[_Candidate]]) -> list[_Candidate]:
+    """One candidate per island over the passes: where two passes found the same island, the one
+    that put more tile centres on its lattice (then the one that saw its cells nearest the size the
+    net knows best). A pass that sees the island too small or too large finds few of its tiles.
+    Candidates with under half the tiles of the best one are dropped unless they have many: a
+    false lattice on a pattern, a fragment, not a second island."""
+    merged: list[_Candidate] = []
+
+    def key(c: _Candidate) -> tuple[int, float]:
+        return int(c.found.used.sum()), -abs(float(np.log(c.cell_in / IDEAL_CELL)))
+
+    for candidates in passes:
+        for c in candidates:
+            same = [
+                i
+                for i, m in enumerate(merged)
+                if _inside_any(c.quad.mean(0), [m.quad]) or _inside_any(m.quad.mean(0), [c.quad])
+            ]
+            if not same:
+                merged.append(c)
+            elif key(c) > key(merged[same[0]]):
+                merged[same[0]] = c
+    most = max((int(c.found.used.sum()) for c in merged), default=0)
+    return [c for c in merged if c.found.used.sum() >= min(SECOND_ISLAND, most / 2)]
+
+
 def locate_islands(
-    image: np.ndarray, *, grid: int | None = None, model: LocatorModel | None = None
+    image: np.ndarray,
+    *,
+    grid: int | None = None,
+    model: LocatorModel | None = None,
+    finer: Callable[[float], tuple[np.ndarray, float]] | None = None,
 ) -> LocateResult:
-    """Every island in a BGR photo (any size; ~1000 px long side is plenty), largest first."""
+    """Every island in a BGR photo (any size; ~1000 px long side is plenty to find them), largest
+    first; islands cut by the photo's edge only when no whole one is in it.
+
+    `finer(scale)` gives the photo with at most `scale` px of `image` per px, as (picture, its px per
+    px of `image`); a small island is then refined on it, where its cells have the pixels they need
+    (the quads returned stay in `image` px)."""
     if grid is not None and grid not in GRIDS:
         raise ValueError(f"grid must be one of {GRIDS}, got {grid}")
     if image.ndim == 2:
@@ -897,55 +998,108 @@ def locate_islands(
         image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
     t0 = time.perf_counter()
     model = model or load_locator()
-    cells, heat, affine = photo_maps(model, image)
-    t1 = time.perf_counter()
-    peaks = find_peaks(heat)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(
-        (cells > CELLS_MIN).astype(np.uint8), connectivity=8
-    )
-    h, w = labels.shape
-    peak_px = np.clip(np.round(peaks).astype(int), 0, [w - 1, h - 1])
-    peak_label = labels[peak_px[:, 1], peak_px[:, 0]]
-    centres = map_to_image(peaks, affine)
-    camera = nominal_camera(image.shape)
-    islands: list[tuple[_Found, np.ndarray]] = []
-    free = np.ones(len(centres), bool)
-    for group in group_regions(centres, peak_label, stats[:, cv2.CC_STAT_AREA], grid, camera):
-        mine = np.isin(peak_label, group) & free
-        # too few tiles for an island, or a fragment of one already found (glare, a seam)
-        if mine.sum() < MIN_CENTRES or _inside_any(centres[mine].mean(0), [q for _, q in islands]):
-            continue
-        outline = np.vstack([map_to_image(region_outline(cells, labels, k), affine) for k in group])
-        found = find_island(centres, mine, free, outline, grid, camera, CellsMap(cells, affine))
-        if found is None or found.used.sum() < MIN_CENTRES:
-            continue
-        free &= ~found.used
-        islands.append((found, quad_of(found.g_h, found.extent)))
+    sides = pass_sides(model, image.shape)
+    candidates = merge_passes([first_pass(model, image, side, grid) for side in sides])
+    if not candidates and len(sides) > 1 and max(image.shape[:2]) > sides[-1]:
+        # nothing at the usual scales: a very small island may still show at a finer one
+        finest = min(max(image.shape[:2]), int(sides[-1] * 1.5))
+        candidates = merge_passes([first_pass(model, image, finest, grid)])
+    whole = [c for c in candidates if not c.cut]
+    candidates = whole or candidates
     t2 = time.perf_counter()
     out = []
-    for found, quad0 in islands:
-        g_h = refine_rectified(model, image, found)
-        if g_h is not None and _moved(g_h, found) > AGAIN_SHIFT:
-            # the first pass was far off: the rectified view was skewed, so look once more
-            again = refine_rectified(model, image, replace(found, g_h=g_h))
-            g_h = again if again is not None else g_h
-        quad = upright(quad_of(g_h, found.extent) if g_h is not None else quad0).astype(np.float32)
+    rect_cell = model.meta.get("rectified", {"size": 256, "margin": 0.35})
+    for cand in candidates:
+        found = cand.found
         g = found.extent[2]
-        score = island_score(found, g_h if g_h is not None else found.g_h, centres)
+        cell_px = np.sqrt(abs(cv2.contourArea(cand.quad.astype(np.float32)))) / g
+        need = rect_cell["size"] / (g + 2 * rect_cell["margin"])  # px a cell spans in the rectified view
+        source, k = image, 1.0
+        if finer is not None and cell_px < FINER_BELOW * need:
+            source, k = finer(cell_px / need)  # k: image px per px of source
+        to_src = _scaling(1.0 / k)
+        in_src = replace(found, g_h=found.g_h @ np.linalg.inv(to_src))
+        refined = refine_rectified(model, source, in_src)
+        if refined is not None and _moved(refined[0], in_src) > AGAIN_SHIFT:
+            # the first pass was far off: the rectified view was skewed, so look once more
+            refined = refine_rectified(model, source, replace(in_src, g_h=refined[0])) or refined
+        g_h, seen = (None, None) if refined is None else (refined[0] @ to_src, refined[1])
+        # the tile centres seen, image px: the refinement's where it ran
+        seen = cand.centres[found.used] if seen is None else apply_h(np.linalg.inv(to_src), seen)
+        quad = upright(quad_of(g_h, found.extent) if g_h is not None else cand.quad).astype(np.float32)
+        score = island_score(found, g_h if g_h is not None else found.g_h, cand.centres)
         others = tuple(
             upright(quad_of(g_h if g_h is not None else found.g_h, e)).astype(np.float32)
             for e in other_extents(found.lattice, found.extent)
         )
-        out.append(FoundIsland(quad, g, grid_cell_quads(quad, g), int(found.used.sum()), score, others))
-    out.sort(key=lambda f: -abs(cv2.contourArea(f.quad)))
+        final = g_h if g_h is not None else found.g_h
+        offsets = tile_offsets(final, seen, found.extent)
+        cell_quads = offset_cell_quads(final, found.extent, offsets, quad)
+        out.append(FoundIsland(quad, g, cell_quads, int(found.used.sum()), score, others, cut=cand.cut))
+    out.sort(key=lambda f: (-f.tiles_seen, -abs(cv2.contourArea(f.quad))))
     t3 = time.perf_counter()
-    timing = {
-        "find": 1000 * (t2 - t0),
-        "refine": 1000 * (t3 - t2),
-        "model_first": 1000 * (t1 - t0),
-        "total": 1000 * (t3 - t0),
-    }
+    timing = {"find": 1000 * (t2 - t0), "refine": 1000 * (t3 - t2), "total": 1000 * (t3 - t0)}
     return LocateResult(tuple(out), timing)
+
+
+def tile_offsets(g_h: np.ndarray, centres: np.ndarray, extent: tuple[int, int, int]) -> np.ndarray:
+    """(grid*grid, 2) lattice units, reading order: how far the tile seen on each cell lies from the
+    cell's middle (0 where no tile centre was seen). Tiles are laid by hand: one pushed a third of a
+    cell out of line would stick out of a crop cut from the lattice."""
+    i0, j0, g = extent
+    out = np.zeros((g * g, 2))
+    if not len(centres):
+        return out
+    u = apply_h(g_h, np.asarray(centres, np.float64))
+    best = np.full(g * g, np.inf)
+    for p in u:
+        i, j = np.round(p).astype(int)
+        d = p - (i, j)
+        k = (j - j0) * g + (i - i0)
+        if not (i0 <= i < i0 + g and j0 <= j < j0 + g) or np.hypot(*d) > PUSH_MAX:
+            continue
+        if np.hypot(*d) < best[k]:
+            best[k], out[k] = np.hypot(*d), d
+    # a centre's own error is a few hundredths of a cell: follow only what is more than that
+    size = np.hypot(out[:, 0], out[:, 1])
+    keep = np.clip(size - OFFSET_DEADBAND, 0, None) / np.maximum(size, 1e-9)
+    return out * keep[:, None]
+
+
+def offset_cell_quads(
+    g_h: np.ndarray, extent: tuple[int, int, int], offsets: np.ndarray, quad: np.ndarray
+) -> np.ndarray:
+    """The cell quads of the grid, each moved by its tile's offset (lattice units), in the reading
+    order of `quad` (the upright outline: its top-left corner is cell (0, 0))."""
+    i0, j0, g = extent
+    to_img = np.linalg.inv(g_h)
+    corners = quad_corners(extent)
+    # which lattice corner the upright outline starts at, and which way it runs
+    img_corners = apply_h(to_img, corners)
+    start = int(np.argmin(np.hypot(*(img_corners - quad[0]).T)))
+    step = (
+        1
+        if np.hypot(*(img_corners[(start + 1) % 4] - quad[1]))
+        < np.hypot(*(img_corners[(start - 1) % 4] - quad[1]))
+        else -1
+    )
+    a, b, d = corners[start], corners[(start + step) % 4], corners[(start - step) % 4]
+    across, down = (b - a) / g, (d - a) / g  # lattice steps along a row and down a column of the reading
+    quads = []
+    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float64)
+    for row in range(g):
+        for col in range(g):
+            pts = a + np.outer(unit[:, 0] + col, across) + np.outer(unit[:, 1] + row, down)
+            centre = a + (col + 0.5) * across + (row + 0.5) * down
+            i, j = np.round(centre).astype(int)
+            pts = pts + offsets[(j - j0) * g + (i - i0)]
+            quads.append(apply_h(to_img, pts))
+    return np.array(quads, np.float32)
+
+
+def _scaling(r: float) -> np.ndarray:
+    """px -> px of a picture `r` times as large (pixel centres kept: x' = (x + 0.5) r - 0.5)."""
+    return np.array([[r, 0.0, 0.5 * r - 0.5], [0.0, r, 0.5 * r - 0.5], [0.0, 0.0, 1.0]])
 
 
 def island_score(found: _Found, g_h: np.ndarray, centres: np.ndarray) -> float:

@@ -1,7 +1,7 @@
 """Photo in, Mondo island out: locate the island, crop every cell, run the tile model once over all
 cells in their four quarter turns, decode against the kit's catalog.
 
-    reading = read_island(photo.image)   # photo from vision.photo_io.read_photo
+    reading = read_island(photo)         # photo from vision.photo_io.read_photo
     reading.island                       # a scoring.mondo.Island, the same as one typed in JSON
 """
 
@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import functools
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import numpy as np
 
-from scoring.mondo import Island
+from scoring.mondo import Island, score_turn, single_island_turn
 from scoring.mondo.score import analyse_island
 from vision.errors import PhotoError
 from vision.geometry import crop_quads, grid_cell_quads
@@ -21,12 +22,29 @@ from vision.mondo.decode import CandidateTable, CellReading, candidate_table, de
 from vision.mondo.heads import turn_crops, turned_head
 from vision.mondo.locate import FoundIsland, locate_islands
 from vision.onnx_model import OnnxModel, load_model, models_dir
+from vision.photo_io import Photo
 from vision.synth.catalog import load_catalog
 
 TILE_MODEL = "mondo-tiles.onnx"
 # A grid in which the tile model sees fewer tiles than this is something else that looks like a
 # lattice (a sea of cards, a tiled floor): players leave at most a few spaces empty.
 MIN_TILES = 3
+# Cut crops from a finer decode of the photo when a cell spans less than this share of its crop's
+# size in the reduced view (the tile model learnt crops shrunk, hardly ever enlarged).
+FINER_BELOW = 0.9
+# A cell read as a kit face with at least this log-likelihood (all heads together) holds a whole tile.
+GOOD_TILE_LL = -0.5
+# Another grid found in the photo is a second island when it holds this many whole tiles.
+SECOND_ISLAND_TILES = 4
+# ... or when the locator sees this many tile centres on its lattice (its grid may be misplaced)
+SECOND_ISLAND_SEEN = 7
+# The locator's confidence in a grid (tiles seen on it, how well they sit on it) below which the
+# reading says so.
+ISLAND_DOUBT = 0.5
+GRID_FLAG = "the grid is uncertain: check that every row and column of tiles was read"
+EMPTY_ROW_FLAG = "a whole outer row or column is empty, and the photo does not show on which side"
+# share -> (the photo at about `share` times the px per cell, px of the reduced view per its px)
+Finer = Callable[[float], tuple[np.ndarray, float]]
 
 
 @dataclass(frozen=True)
@@ -81,6 +99,21 @@ def read_turns(model: OnnxModel, crops: np.ndarray) -> dict[str, np.ndarray]:
     return probs
 
 
+def crop_source(
+    image: np.ndarray, cell_quads: np.ndarray, size: int, margin: float, finer: Finer | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """The picture to cut crops of `size` px from, and the cell quads in its px: the photo itself
+    at the resolution the crops need where `finer` can give it, so a small island is read from the
+    photo's own pixels, not from an enlarged reduced view."""
+    side = float(np.median(np.hypot(*(cell_quads[:, 1] - cell_quads[:, 0]).T)))
+    need = size / (1 + 2 * margin)  # px a cell spans in its crop
+    if finer is None or side >= FINER_BELOW * need:
+        return image, cell_quads
+    picture, k = finer(side / need)  # k: px of `image` per px of `picture`
+    r = 1.0 / k
+    return picture, ((cell_quads + 0.5) * r - 0.5).astype(np.float32)
+
+
 def read_cells(
     image: np.ndarray,
     found: FoundIsland,
@@ -88,12 +121,14 @@ def read_cells(
     model: OnnxModel | None = None,
     catalog: dict | str = "mondo",
     use_catalog: bool = True,
+    finer: Finer | None = None,
 ) -> tuple[IslandReading, dict[str, np.ndarray]]:
     """Read the cells of a located island; also returns the model's probabilities (for eval)."""
     model = model or tile_model()
     start = time.perf_counter()
     margin = float(model.metadata["input"]["crop_margin"])
-    crops = crop_quads(image, found.cell_quads, model.input_size, margin)
+    source, quads = crop_source(image, found.cell_quads, model.input_size, margin, finer)
+    crops = crop_quads(source, quads, model.input_size, margin)
     crop_ms = (time.perf_counter() - start) * 1000
     start = time.perf_counter()
     probs = read_turns(model, crops)
@@ -129,6 +164,7 @@ def read_best_place(
     model: OnnxModel | None = None,
     catalog: dict | str = "mondo",
     use_catalog: bool = True,
+    finer: Finer | None = None,
 ) -> tuple[IslandReading, dict[str, np.ndarray]]:
     """`read_cells` where the locator put the grid and, where a whole outer row or column is empty,
     in the grid's other places too; the reading the rules like best wins (the locator's on a tie).
@@ -138,42 +174,154 @@ def read_best_place(
         replace(found, quad=quad, cell_quads=grid_cell_quads(quad, found.grid), alternatives=())
         for quad in found.alternatives
     ]
-    readings = [read_cells(image, p, model=model, catalog=catalog, use_catalog=use_catalog) for p in places]
+    readings = [
+        read_cells(image, p, model=model, catalog=catalog, use_catalog=use_catalog, finer=finer)
+        for p in places
+    ]
     best = max(range(len(readings)), key=lambda i: (place_rank(readings[i][0].island), -i))
     reading, probs = readings[best]
     timing = {k: sum(r.timing_ms[k] for r, _ in readings) for k in reading.timing_ms}
-    return replace(reading, timing_ms=timing), probs
+    flags = reading.flags
+    rank, total = place_rank(reading.island), _total(reading.island)
+    if any(place_rank(r.island) == rank and _total(r.island) != total for r, _ in readings):
+        flags = (EMPTY_ROW_FLAG, *flags)
+    return replace(reading, timing_ms=timing, flags=flags), probs
+
+
+def _total(island: Island) -> int:
+    return score_turn(single_island_turn("island", island)).players[0].total
+
+
+def finer_view(photo: Photo) -> Finer:
+    """`Finer` of a decoded photo: its view at a finer scale, in px of `photo.image` per px."""
+
+    def finer(share: float) -> tuple[np.ndarray, float]:
+        picture, scale = photo.at_scale(photo.scale * share)
+        return picture, scale / photo.scale
+
+    return finer
+
+
+@dataclass(frozen=True)
+class PhotoReading:
+    """What the reader made of a photo: the reading of its island, or why it refuses to score it."""
+
+    reading: IslandReading | None
+    probs: dict[str, np.ndarray] | None  # the tile model's, of the reading (for eval)
+    refusal: PhotoError | None  # none, or why `scorecam score` gives no score for the photo
+    islands: tuple[FoundIsland, ...]  # what the locator found
+
+
+def good_tiles(reading: IslandReading) -> int:
+    """Cells read as a kit tile with near certainty: what a right grid shows many of. A grid a row off,
+    or of the wrong size, cuts tiles in its crops, and they fit no face well."""
+    return sum(c.source == "catalog" and c.log_likelihood > GOOD_TILE_LL for c in reading.cells)
+
+
+def grid_rank(reading: IslandReading) -> tuple[int, int]:
+    return good_tiles(reading), -len(reading.flags)
+
+
+def _overlaps(a: FoundIsland, b: FoundIsland) -> bool:
+    import cv2
+
+    inside = cv2.pointPolygonTest(b.quad.astype(np.float32), tuple(float(v) for v in a.quad.mean(0)), False)
+    return inside >= 0
+
+
+def read_photo_island(
+    source: np.ndarray | Photo,
+    *,
+    grid: int | None = None,
+    catalog: dict | str = "mondo",
+    use_catalog: bool = True,
+    model: OnnxModel | None = None,
+) -> PhotoReading:
+    """Locate and read the island of a BGR image or a decoded `Photo` (then a small island is read
+    from a finer decode of the file). The tile model checks what the locator found: another
+    "island" whose cells hold no kit tiles is a pattern, not an island; a doubtful grid is read in
+    the other size too, and the size whose crops hold whole tiles wins."""
+    image, finer = (source.image, finer_view(source)) if isinstance(source, Photo) else (source, None)
+    model = model or tile_model()
+    start = time.perf_counter()
+    located = locate_islands(image, grid=grid, finer=finer)
+    locate_ms = (time.perf_counter() - start) * 1000
+    islands = list(located.islands)
+    if not islands:
+        return PhotoReading(None, None, PhotoError("no island found in the photo", kind="no_board"), ())
+
+    def read(found: FoundIsland) -> tuple[IslandReading, dict[str, np.ndarray]]:
+        return read_best_place(
+            image, found, model=model, catalog=catalog, use_catalog=use_catalog, finer=finer
+        )
+
+    readings = [read(f) for f in islands[:3]]
+    # the island is the one with most whole tiles; others count only if they hold tiles too
+    order = sorted(range(len(readings)), key=lambda i: -good_tiles(readings[i][0]))
+    islands = [islands[i] for i in order]
+    readings = [readings[i] for i in order]
+    kept = [0] + [
+        i
+        for i in range(1, len(readings))
+        if good_tiles(readings[i][0]) >= SECOND_ISLAND_TILES or islands[i].tiles_seen >= SECOND_ISLAND_SEEN
+    ]
+    found, (reading, probs) = islands[0], readings[0]
+    if grid is None and _doubtful(reading, found):
+        other = locate_islands(image, grid=7 - found.grid, finer=finer)
+        for alt in other.islands:
+            if _overlaps(alt, found) or _overlaps(found, alt):
+                alt_reading, alt_probs = read(alt)
+                if grid_rank(alt_reading) > grid_rank(reading):
+                    found, reading, probs = alt, alt_reading, alt_probs
+                break
+    refusal = None
+    if found.cut:
+        refusal = PhotoError(
+            "the island runs off the edge of the photo; please take it again with the whole island in it",
+            kind="no_board",
+        )
+    elif len(kept) > 1:
+        where = " and ".join(
+            f"one at the {describe_position(islands[i].quad, image.shape)} ({islands[i].grid}x{islands[i].grid})"
+            for i in kept
+        )
+        refusal = PhotoError(
+            f"{len(kept)} islands in one photo ({where}); please take one photo per island",
+            kind="several_boards",
+        )
+    elif len(reading.island.tiles) < MIN_TILES:
+        refusal = PhotoError(
+            f"no island found in the photo (a grid shape holds only {len(reading.island.tiles)} tile(s))",
+            kind="no_board",
+        )
+    flags = reading.flags
+    # the locator's doubt counts where the tile model does not vouch for every tile it read
+    if found.score < ISLAND_DOUBT / 2 or (
+        found.score < ISLAND_DOUBT and good_tiles(reading) < len(reading.island.tiles)
+    ):
+        flags = (GRID_FLAG, *flags)
+    timing = {"locate": locate_ms, **reading.timing_ms}
+    reading = replace(reading, flags=flags, timing_ms=timing)
+    return PhotoReading(reading, probs, refusal, tuple(islands))
+
+
+def _doubtful(reading: IslandReading, found: FoundIsland) -> bool:
+    """Whether a grid is worth reading in the other size too: the locator was unsure, some reading
+    is doubtful, or more cells are empty than players leave."""
+    empty = sum(c.source == "empty" for c in reading.cells)
+    return bool(reading.flags) or found.score < ISLAND_DOUBT or empty > 2
 
 
 def read_island(
-    image: np.ndarray,
+    source: np.ndarray | Photo,
     *,
     grid: int | None = None,
     catalog: dict | str = "mondo",
     use_catalog: bool = True,
 ) -> IslandReading:
-    """The one island in ``image`` (BGR); PhotoError when there is none or more than one."""
-    start = time.perf_counter()
-    located = locate_islands(image, grid=grid)
-    locate_ms = (time.perf_counter() - start) * 1000
-    if not located.islands:
-        raise PhotoError("no island found in the photo", kind="no_board")
-    if len(located.islands) > 1:
-        where = " and ".join(
-            f"one at the {describe_position(i.quad, image.shape)} ({i.grid}x{i.grid})"
-            for i in located.islands[:3]
-        )
-        raise PhotoError(
-            f"{len(located.islands)} islands in one photo ({where}); please take one photo per island",
-            kind="several_boards",
-        )
-    reading, _ = read_best_place(image, located.islands[0], catalog=catalog, use_catalog=use_catalog)
-    if len(reading.island.tiles) < MIN_TILES:
-        raise PhotoError(
-            f"no island found in the photo (a grid shape holds only {len(reading.island.tiles)} tile(s))",
-            kind="no_board",
-        )
-    timing = {"locate": locate_ms, **reading.timing_ms}
-    return IslandReading(
-        reading.island, reading.flags, reading.cells, reading.grid, reading.quad, reading.cell_quads, timing
-    )
+    """The one island in a BGR image or a decoded `Photo`; PhotoError when there is none or more
+    than one. Quads are in px of the image (`photo.image`)."""
+    result = read_photo_island(source, grid=grid, catalog=catalog, use_catalog=use_catalog)
+    if result.refusal is not None:
+        raise result.refusal
+    return result.reading
