@@ -4,6 +4,7 @@ Drawn in each cell's own perspective (a homography from the unit square to the c
 marks lie on the tiles even in a tilted photo. Legend: coloured bars = edge terrains; red edge =
 misconnection; magenta edge = breaks the water rule; coloured lines with "+2" = landscapes that
 score; yellow disc = animals; red triangle = volcanoes; red cross = empty space; orange ? = check.
+The score panel ends with the photo's verdict: green OK, or orange CHECK with how many readings.
 """
 
 from __future__ import annotations
@@ -23,13 +24,14 @@ TERRAIN_BGR = {
     "desert": (60, 170, 230),
     "plains": (90, 220, 150),
 }
-RED, MAGENTA, ORANGE, WHITE, BLACK, YELLOW = (
+RED, MAGENTA, ORANGE, WHITE, BLACK, YELLOW, GREEN = (
     (40, 40, 230),
     (200, 40, 200),
     (0, 140, 255),
     (255, 255, 255),
     (0, 0, 0),
     (0, 215, 255),
+    (70, 200, 70),
 )
 # Side -> (start, end) of its bar in the unit cell, and its midpoint on the edge.
 BAR = {"N": ((0.25, 0.07), (0.75, 0.07)), "E": ((0.93, 0.25), (0.93, 0.75)),
@@ -166,6 +168,13 @@ def flagged_cells(flags) -> list[tuple[int, int]]:
     return sorted(set(cells))
 
 
+def verdict_line(n_flags: int) -> tuple[str, tuple[int, int, int]]:
+    """The report's ``status`` as the panel shows it: whether the score can be trusted as read."""
+    if not n_flags:
+        return "OK: nothing to check", GREEN
+    return f"CHECK: {n_flags} reading{'' if n_flags == 1 else 's'} (?)", ORANGE
+
+
 def score_panel(image: np.ndarray, player: dict[str, Any], n_flags: int) -> np.ndarray:
     """The score table in the top-left corner, on a dark translucent panel."""
     p = player["points"]
@@ -180,8 +189,7 @@ def score_panel(image: np.ndarray, player: dict[str, Any], n_flags: int) -> np.n
     ]
     if not player["valid"]:
         lines.append(("INVALID: water rule broken", MAGENTA))
-    if n_flags:
-        lines.append((f"{n_flags} reading(s) to check (?)", ORANGE))
+    lines.append(verdict_line(n_flags))
     scale = max(0.6, image.shape[1] / 1400)
     line_h = int(34 * scale)
     width = int(470 * scale)

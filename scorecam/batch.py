@@ -3,6 +3,9 @@
 Every photo or board directly under the folder is scored alone; a sub-folder with several photos
 is one turn (players named after the files; a ``first.txt`` naming a player gives the first-out
 bonus). A file that fails is recorded with its reason and the work goes on; nothing is lost.
+
+The CSV's ``status``: ``ok`` or ``check`` for a player read from a photo (the report's verdict:
+``check`` when any of that photo's readings is doubtful), ``scored`` for a board file, ``failed``.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from typing import Any
 
 from scorecam.errors import InputError
 from scorecam.inputs import score_board_file
-from scorecam.photos import BOARD_SUFFIXES, PHOTO_SUFFIXES, read_island_photo
+from scorecam.photos import BOARD_SUFFIXES, PHOTO_SUFFIXES, photo_status, read_island_photo
 from scorecam.progress import Progress
 from scoring.mondo import PlayerIsland, Turn, score_turn, turn_score_to_json
 
@@ -104,6 +107,7 @@ def run_job(job: Job, grid: int | None) -> tuple[list[dict[str, Any]], list[dict
         rows = list(_rows(report, str(path), ""))
         for row in rows:
             row["flags"] = " | ".join(report.get("flags", []))
+            row["status"] = report.get("status", "scored")  # a board file has no reading to doubt
         return rows, [{"source": str(path), "report": report}]
 
     first = _first_out(job.files[0].parent)
@@ -120,8 +124,10 @@ def run_job(job: Job, grid: int | None) -> tuple[list[dict[str, Any]], list[dict
     if players:
         report = turn_score_to_json(score_turn(Turn(tuple(players))))
         report["flags"] = [f"{name}: {f}" for name, fs in flags.items() for f in fs]
+        report["status"] = photo_status(report["flags"])
         for row in _rows(report, str(job.files[0].parent), job.turn):
             row["flags"] = " | ".join(flags.get(row["player"], ()))
+            row["status"] = photo_status(flags.get(row["player"], ()))  # each player's own photo
             rows.append(row)
         lines.append({"source": str(job.files[0].parent), "turn": job.turn, "report": report})
     return rows, lines
@@ -158,7 +164,7 @@ def run_batch(
             for row in rows:
                 writer.writerow(row)
                 failed += row["status"] == "failed"
-                scored += row["status"] == "scored"
+                scored += row["status"] != "failed"
             for line in lines:
                 json_file.write(json.dumps(line, ensure_ascii=False) + "\n")
             csv_file.flush()

@@ -48,6 +48,42 @@ def positive_int(text: str) -> int:
     return value
 
 
+LONG_SIDE_RANGE = (64, 4000)  # up to a 12 MP phone photo; below 64 px nothing is left to read
+
+
+def long_side(text: str) -> int:
+    value = int(text)
+    lo, hi = LONG_SIDE_RANGE
+    if not lo <= value <= hi:
+        raise argparse.ArgumentTypeError(f"must be {lo} to {hi}, not {value}")
+    return value
+
+
+def family_list(text: str) -> tuple[str, ...]:
+    """'felt, cloth' -> ('felt', 'cloth'); World checks the names."""
+    return tuple(name.strip().lower() for name in text.split(",") if name.strip())
+
+
+def synth_world(args: argparse.Namespace):
+    """The simulated world `scorecam synth` draws from, or None for the everyday one.
+    Raises ValueError (unknown family, nothing left to draw from) for a usage message."""
+    from vision.synth.world import HUED_FAMILIES, TABLE_FAMILIES, World
+
+    if not (args.stress or args.tables is not None or args.exclude_tables or args.terrain_hues):
+        return None
+    world = World(
+        stress=args.stress,
+        tables=args.tables if args.tables is not None else TABLE_FAMILIES,
+        exclude_tables=args.exclude_tables or (),
+        terrain_hues=True if args.terrain_hues else None,
+    )
+    # World only finds this when the first photo is drawn, inside a worker: say it now.
+    if world.terrain_hues and not set(world.families()) & HUED_FAMILIES:
+        hued = ", ".join(f for f in TABLE_FAMILIES if f in HUED_FAMILIES)
+        raise ValueError(f"--terrain-hues needs a table family whose colour is free ({hued})")
+    return world
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="scorecam",
@@ -119,7 +155,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="measure the photo reader on simulated photos with truth",
         description="Read every Mondo photo under DIR that has a truth JSON beside it (scorecam synth "
         "writes them) and report islands found, per-head accuracy, islands read exactly, exact "
-        "scores (with and without the catalog) and the median time per photo.",
+        "scores (with and without the catalog), wrong scores left unflagged, right scores flagged, "
+        "the median time per photo, and the figures per condition of the simulated world.",
     )
     evaluate.add_argument("folder", type=Path, metavar="DIR")
     evaluate.add_argument("--json", type=Path, metavar="FILE", help="also write the figures as JSON")
@@ -149,15 +186,29 @@ def build_parser() -> argparse.ArgumentParser:
     synth.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder to write into")
     synth.add_argument(
         "--long-side",
-        type=positive_int,
+        type=long_side,
         default=4000,
         metavar="PX",
-        help="photo size, long side (default 4000: 12 MP)",
+        help="photo size, long side, 64 to 4000 (default 4000: 12 MP)",
     )
     synth.add_argument("--jobs", type=positive_int, default=1, help="processes to use (default 1)")
     synth.add_argument(
         "--contact-sheet", type=Path, metavar="FILE", help="also write a grid of the first 16 photos to FILE"
     )
+    synth.add_argument(
+        "--stress", action="store_true", help="draw every condition from its hard end (the stress set)"
+    )
+    synth.add_argument(
+        "--tables",
+        type=family_list,
+        metavar="FAMILY[,FAMILY...]",
+        help="only these table families (wood, plain, felt, cloth, tablecloth, patterned, mat, stone, "
+        "tiled, paper, photo, noise)",
+    )
+    synth.add_argument(
+        "--exclude-tables", type=family_list, metavar="FAMILY[,FAMILY...]", help="never these table families"
+    )
+    synth.add_argument("--terrain-hues", action="store_true", help="only tables in the terrains' own colours")
     synth.set_defaults(run=run_synth)
     return parser
 
@@ -272,6 +323,10 @@ def run_turn(args: argparse.Namespace) -> int:
     report = turn_score_to_json(score_turn(Turn(tuple(players))))
     report["source"] = {name: str(path) for name, path in entries}
     report["flags"] = flags
+    if photos:
+        from scorecam.photos import photo_status
+
+        report["status"] = photo_status(flags)
     if args.annotate:
         for player in report["players"]:
             if player["name"] in photos:
@@ -330,9 +385,21 @@ def run_synth(args: argparse.Namespace) -> int:
 
     from vision.synth.dataset import contact_sheet, write_photos
 
+    try:
+        world = synth_world(args)
+    except ValueError as error:  # before any folder is made
+        print(f"scorecam: synth: {error}", file=sys.stderr)
+        return Exit.USAGE
     bar = Progress(f"synth {args.game}", args.n)
     photos = write_photos(
-        args.game, args.n, args.seed, args.out, long_side_px=args.long_side, jobs=args.jobs, progress=bar
+        args.game,
+        args.n,
+        args.seed,
+        args.out,
+        long_side_px=args.long_side,
+        jobs=args.jobs,
+        progress=bar,
+        world=world,
     )
     seconds = bar.elapsed
     print(

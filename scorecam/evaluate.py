@@ -5,6 +5,11 @@ Figures: islands found (right grid size, every tile wholly inside its cell's cro
 the test), per-cell accuracy of each head of the final reading, islands read exactly, scores exact
 (with the catalog and head by head, on the same photos), and the median time per photo from file to
 board.
+
+Beside "exact", the figures a player cares about when the score is wrong: `wrong_unflagged` (the
+score is wrong and nothing says so: the worst outcome) and `right_flagged` (a false alarm), and all
+of them per condition of the simulated world (`by_condition`, from `condition_buckets` of each
+photo's truth; DESIGN.md, "Robust reading").
 """
 
 from __future__ import annotations
@@ -25,8 +30,38 @@ from scoring.mondo import (
     single_island_turn,
     turn_score_to_json,
 )
+from vision.synth.world import LIGHTS, PRINTS, TABLE_FAMILIES, condition_buckets
 
 CORNER_TOLERANCE = 0.1  # of a cell side: the outline figure
+
+# Families in the order the table shows them, and buckets with a natural order (others: by label).
+FAMILY_ORDER = (
+    "island size in frame",
+    "tilt",
+    "table family",
+    "table hue",
+    "light",
+    "print",
+    "hand in frame",
+    "other island at the edge",
+    "loose tiles touching",
+    "placement",
+    "back-side tiles",
+)
+COUNTS = ("none", "1", "2 or more")
+BUCKET_ORDER: dict[str, tuple[str, ...]] = {
+    "island size in frame": ("under 25%", "25-40%", "40-55%", "55% or more"),
+    "tilt": ("under 20°", "20-30°", "30° or more"),
+    "table family": TABLE_FAMILIES,
+    "table hue": ("other hues", "terrain hues"),
+    "light": LIGHTS,
+    "print": PRINTS,
+    "hand in frame": ("no", "yes"),
+    "other island at the edge": ("no", "yes"),
+    "loose tiles touching": COUNTS,
+    "placement": ("neat", "messy"),
+    "back-side tiles": COUNTS,
+}
 
 
 def truth_photos(folder: Path) -> list[Path]:
@@ -60,14 +95,57 @@ def _points(island: Island, name: str) -> dict[str, Any]:
     return {"points": player["points"], "total": player["total"], "valid": player["valid"]}
 
 
+def _ordered(labels, order: tuple[str, ...]) -> list[str]:
+    rank = {label: i for i, label in enumerate(order)}
+    return sorted(labels, key=lambda label: (rank.get(label, len(rank)), label))
+
+
+def _shares(records: list[dict[str, Any]]) -> dict[str, Any]:
+    n = len(records)
+    count = lambda test: sum(1 for r in records if test(r)) / n  # noqa: E731
+    return {
+        "photos": n,
+        "found": count(lambda r: r["found"]),
+        "scores_exact": count(lambda r: r["score_right"]),
+        "wrong_unflagged": count(lambda r: not r["score_right"] and not r["flagged"]),
+        "right_flagged": count(lambda r: r["score_right"] and r["flagged"]),
+    }
+
+
+def verdict_figures(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """Flag figures overall and per condition, from per-photo records with keys ``found``,
+    ``score_right``, ``flagged`` (bools) and ``conditions`` (family -> bucket; may be empty).
+
+    A photo with no island found must count as ``found`` False, ``score_right`` False and
+    ``flagged`` True: the player was told, but has no score."""
+    if not records:
+        return {"wrong_unflagged": None, "right_flagged": None, "by_condition": {}}
+    overall = _shares(records)
+    groups: dict[str, dict[str, list[dict[str, Any]]]] = defaultdict(lambda: defaultdict(list))
+    for record in records:
+        for family, bucket in (record.get("conditions") or {}).items():
+            groups[family][bucket].append(record)
+    by_condition = {
+        family: {
+            bucket: _shares(groups[family][bucket])
+            for bucket in _ordered(groups[family], BUCKET_ORDER.get(family, ()))
+        }
+        for family in _ordered(groups, FAMILY_ORDER)
+    }
+    return {
+        "wrong_unflagged": overall["wrong_unflagged"],
+        "right_flagged": overall["right_flagged"],
+        "by_condition": by_condition,
+    }
+
+
 def evaluate(folder: Path, *, limit: int | None = None, progress: bool = True) -> dict[str, Any]:
     import cv2
 
     from vision.mondo.decode import decode_island
     from vision.mondo.grid_match import match_grid
     from vision.mondo.heads import HEADS, tile_labels
-    from vision.mondo.locate import locate_islands
-    from vision.mondo.reader import catalog_table, read_best_place, tile_model
+    from vision.mondo.reader import catalog_table, read_photo_island, tile_model
     from vision.photo_io import read_photo
 
     cv2.setNumThreads(1)  # the figure is for one core
@@ -83,27 +161,45 @@ def evaluate(folder: Path, *, limit: int | None = None, progress: bool = True) -
     head_total: dict[str, int] = defaultdict(int)
     # the present head by truth: empty spaces read empty, tiles read as tiles ([right, of])
     presence: dict[str, list[int]] = {"empty": [0, 0], "tile": [0, 0]}
-    times, failures = [], []
+    times, failures, records = [], [], []
     for n, photo_path in enumerate(photos, start=1):
         truth = json.loads(photo_path.with_suffix(".json").read_text())
         truth_island = island_from_json(truth["board"])
+        record = {
+            "photo": photo_path.name,
+            "found": False,
+            "score_right": False,
+            "flagged": True,  # no island found: the player is told, never given a score
+            "n_flags": 0,
+            "refused": True,
+            "conditions": condition_buckets(truth),
+        }
+        records.append(record)
         start = time.perf_counter()
         photo = read_photo(photo_path)
-        located = locate_islands(photo.image)
-        reading = None
-        if located.islands:
-            reading, probs = read_best_place(photo.image, located.islands[0], model=model)
+        result = read_photo_island(photo, model=model)
+        reading, probs = result.reading, result.probs
         times.append((time.perf_counter() - start) * 1000)
         bar(n)
         if reading is None:
             failures.append({"photo": photo_path.name, "why": "no island found"})
             continue
-        match = match_grid(reading.quad * photo.scale, reading.grid, truth)
+        match = match_grid(reading.quad * photo.scale, reading.grid, truth, reading.cell_quads * photo.scale)
         corners_close += int(match.grid_right and match.corner_error <= CORNER_TOLERANCE)
         truth_points = _points(truth_island, "truth")
         # The score does not depend on how the grid was turned: compare it whatever the corners did.
-        score_right = _points(reading.island, "truth") == truth_points
+        # `scorecam score` refuses such a photo with a message (several islands, too few tiles, an
+        # island cut by the frame): the player is told, so it counts as flagged, and gets no score.
+        refused = result.refusal is not None
+        score_right = _points(reading.island, "truth") == truth_points and not refused
         exact_catalog += int(score_right)
+        record |= {
+            "score_right": score_right,
+            "flagged": bool(reading.flags) or refused,
+            "n_flags": len(reading.flags),
+            "refused": refused,
+            "why_refused": result.refusal.reason if refused else None,
+        }
         cells = [(r, c) for r in range(reading.grid) for c in range(reading.grid)]
         by_heads = decode_island(probs, model.heads, cells, reading.grid, table, use_catalog=False).island
         exact_heads += int(_points(by_heads, "truth") == truth_points)
@@ -111,9 +207,17 @@ def evaluate(folder: Path, *, limit: int | None = None, progress: bool = True) -
             clearances.append(match.tile_clearance)
         if not match.found:
             why = match.why_not(reading.grid, truth_island.grid)
-            failures.append({"photo": photo_path.name, "why": why, "score_right": score_right})
+            failures.append(
+                {
+                    "photo": photo_path.name,
+                    "why": why,
+                    "score_right": score_right,
+                    "flags": list(reading.flags),
+                }
+            )
             continue
         found += 1
+        record["found"] = True
         read_island = rotated_island(reading.island, match.turns)
         for cell in truth_island.cells():
             want = tile_labels(truth_island.tile_at(*cell))
@@ -141,14 +245,16 @@ def evaluate(folder: Path, *, limit: int | None = None, progress: bool = True) -
         "tiles_read_as_tiles": presence["tile"],
         "islands_read_exactly": read_exactly / total,
         "scores_exact": exact_catalog / total,
+        **verdict_figures(records),
         "scores_exact_head_by_head": exact_heads / total,
         "median_ms_per_photo": statistics.median(times),
         "failures": failures,
+        "per_photo": records,
     }
 
 
 def eval_table(result: dict[str, Any]) -> str:
-    pct = lambda x: f"{100 * x:.2f}%"  # noqa: E731
+    pct = lambda x: "n/a" if x is None else f"{100 * x:.2f}%"  # noqa: E731 - None: no island found
     lines = [
         f"photos                          {result['photos']}",
         f"islands found                   {pct(result['islands_found'])} (grid right, every tile inside its crop)",
@@ -171,7 +277,32 @@ def eval_table(result: dict[str, Any]) -> str:
     lines += [
         f"islands read exactly            {pct(result['islands_read_exactly'])}",
         f"scores exact (catalog decoding) {pct(result['scores_exact'])}",
+        f"  wrong and unflagged           {pct(result['wrong_unflagged'])} (the worst: nothing says to check)",
+        f"  right but flagged             {pct(result['right_flagged'])} (false alarms)",
         f"scores exact (head by head)     {pct(result['scores_exact_head_by_head'])}",
         f"median time per photo           {result['median_ms_per_photo']:.0f} ms (decoding included, one core)",
     ]
+    if result.get("by_condition"):
+        lines += ["", "by condition (catalog decoding)", condition_table(result["by_condition"])]
+    return "\n".join(lines)
+
+
+def condition_table(by_condition: dict[str, dict[str, dict[str, Any]]]) -> str:
+    """One row per bucket, the family named on its first row; text left, figures right."""
+    pct = lambda x: f"{100 * x:.1f}%"  # noqa: E731
+    header = ["condition", "bucket", "photos", "found", "exact", "wrong & unflagged", "right & flagged"]
+    rows = [header]
+    for family, buckets in by_condition.items():
+        for i, (bucket, f) in enumerate(buckets.items()):
+            rows.append(
+                [family if i == 0 else "", bucket, str(f["photos"]), pct(f["found"]), pct(f["scores_exact"]),
+                 pct(f["wrong_unflagged"]), pct(f["right_flagged"])]
+            )  # fmt: skip
+    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
+    lines = []
+    for row in rows:
+        cells = [
+            c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths, strict=True))
+        ]
+        lines.append("  ".join(cells).rstrip())
     return "\n".join(lines)

@@ -1,7 +1,8 @@
 """Scoring photos: read an island from a photo file and score it like a board file.
 
 The report of a photo is the board's report plus ``source``, ``board`` (what was read: fix it and
-score it again), ``flags`` (cells to check) and ``timing_ms`` (DESIGN.md, "Score reports").
+score it again), ``flags`` (cells to check), ``status`` (``ok``, or ``check`` when any reading is
+doubtful) and ``timing_ms`` (DESIGN.md, "Score reports").
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ def read_island_photo(path: Path, *, grid: int | None = None, use_catalog: bool 
     try:
         photo = read_photo(path)
         decode_ms = (time.perf_counter() - start) * 1000
-        reading = read_island(photo.image, grid=grid, use_catalog=use_catalog)
+        reading = read_island(photo, grid=grid, use_catalog=use_catalog)
     except PhotoError as error:
         raise InputError(str(path), error.reason, EXIT_FOR[error.kind]) from None
     scale = np.float32(photo.scale)
@@ -73,6 +74,11 @@ def read_island_photo(path: Path, *, grid: int | None = None, use_catalog: bool 
     return PhotoIsland(path, reading.island, full, timing)
 
 
+def photo_status(flags) -> str:
+    """The photo's verdict: a player trusts an ``ok`` score, and looks again at a ``check``."""
+    return "check" if flags else "ok"
+
+
 def photo_additions(photo: PhotoIsland, score_ms: float) -> dict[str, Any]:
     timing = {k: round(v, 1) for k, v in photo.timing_ms.items()}
     timing["score"] = round(score_ms, 1)
@@ -81,6 +87,7 @@ def photo_additions(photo: PhotoIsland, score_ms: float) -> dict[str, Any]:
         "source": str(photo.path),
         "board": island_to_json(photo.island),
         "flags": list(photo.reading.flags),
+        "status": photo_status(photo.reading.flags),
         "timing_ms": timing,
     }
 

@@ -168,10 +168,19 @@ def mediterraneo_match_table(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def status_line(report: dict[str, Any]) -> str:
+    """The verdict of a report read from photos: ``ok``, or ``check`` with how many readings."""
+    if report["status"] == "ok":
+        return "status: ok"
+    n = len(report.get("flags", []))
+    return f"status: {report['status']} ({n} reading{'' if n == 1 else 's'} to check)"
+
+
 def report_table(report: dict[str, Any]) -> str:
     """The table for any report."""
     if report["game"] == "mondo":
-        return mondo_game_table(report) if "turns" in report else mondo_turn_table(report)
+        table = mondo_game_table(report) if "turns" in report else mondo_turn_table(report)
+        return table + ("\n" + status_line(report) if "status" in report else "")
     if "species" in report:
         return mediterraneo_sea_table(report)
     if "legal" in report:
