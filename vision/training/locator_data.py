@@ -32,7 +32,8 @@ import cv2
 import numpy as np
 
 from vision.mondo.locate import rectify
-from vision.synth.dataset import make_scene
+from vision.synth.dataset import make_scene, photo_rng
+from vision.synth.world import World, draw_conditions
 
 HELD_OUT_SEED = 9000  # evaluation seeds start here
 CENTRE_SIGMA = 0.12  # heat blob sigma as a fraction of the tile's side in the photo
@@ -43,12 +44,19 @@ ROOT = Path(__file__).resolve().parents[2]
 class DataSpec:
     seed: int = 1
     n: int = 2000
-    render_long_side: int = 640  # simulator resolution; the sample is then area-scaled to `input_long`
+    # simulator resolution: enough for a cell to span `render_cell_px` (within these bounds); the
+    # samples are then area-scaled to the net's sizes
+    render_long_side: tuple[int, int] = (640, 1600)
+    render_cell_px: float = 48.0
     input_long: int = 320
     input_short: int = 240
+    fine_long: int = 640  # the finer whole-photo pass (runtime: both)
+    fine_cell_px: tuple[float, float] = (12.0, 50.0)  # cells in the finer pass's windows, input px
     rect_size: int = 256  # rectified samples: square picture side
     rect_margin: float = 0.35  # cells around the grid at run time; training draws around it
     rect_noise: float = 0.07  # cells: sigma of the disturbance of each grid corner
+    exclude_tables: tuple[str, ...] = ()  # table families held out (the unseen-family run)
+    version: int = 2
 
     def cache_path(self) -> Path:
         key = hashlib.sha1(json.dumps(asdict(self), sort_keys=True).encode()).hexdigest()[:12]
@@ -142,19 +150,81 @@ def _rect_sample(
     return picture, cell_map, heat
 
 
+def render_side(spec: DataSpec, index: int) -> int:
+    """The photo's long side: its cells span about `render_cell_px` (a 4x4 grid assumed), within bounds.
+    The island's size in the frame is the scene's first draw, so it is known before rendering."""
+    conditions = draw_conditions(photo_rng(spec.seed, index), world_of(spec))
+    side = spec.render_cell_px * 4 / (0.75 * conditions.span)
+    lo, hi = spec.render_long_side
+    return int(np.clip(round(side / 16) * 16, lo, hi))
+
+
+def world_of(spec: DataSpec) -> World:
+    return World(exclude_tables=spec.exclude_tables)
+
+
+def _window_sample(
+    spec: DataSpec,
+    photo: np.ndarray,
+    truth: dict,
+    cells: list[np.ndarray],
+    tiles: list[np.ndarray],
+    index: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A `input_long` x `input_short` window of the photo scaled so that a cell spans a random size
+    from `fine_cell_px`, around the island: what the finer whole-photo pass sees of a small island."""
+    rng = np.random.default_rng([spec.seed, index, 2])
+    quad = np.array(truth["island_quad"], np.float64)
+    g = truth["scene"]["grid"]
+    cell = np.sqrt(abs(cv2.contourArea(quad.astype(np.float32)))) / g
+    h0, w0 = photo.shape[:2]
+    ww, wh = spec.input_long, spec.input_short
+    # the window lies wholly in the photo (a mirrored border would show unlabelled islands)
+    s = max(float(rng.uniform(*spec.fine_cell_px)) / cell, ww / w0, wh / h0)
+    size = (max(ww, round(w0 * s)), max(wh, round(h0 * s)))
+    big = cv2.resize(photo, size, interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
+    centre = scale_points(quad.mean(0), (w0, h0), size)
+    # the island anywhere in the window, partly outside now and then
+    cx = centre[0] + rng.uniform(-0.6, 0.6) * ww
+    cy = centre[1] + rng.uniform(-0.6, 0.6) * wh
+    x0 = int(np.clip(cx - ww / 2, 0, big.shape[1] - ww))
+    y0 = int(np.clip(cy - wh / 2, 0, big.shape[0] - wh))
+    window = big[y0 : y0 + wh, x0 : x0 + ww]
+
+    def moved(q: np.ndarray) -> np.ndarray:
+        return scale_points(q, (w0, h0), size) - [x0, y0]
+
+    cell_map, heat = _labels((wh, ww), [moved(q) for q in cells], [moved(q) for q in tiles])
+    return np.ascontiguousarray(window), cell_map, heat
+
+
+def edge_cells(truth: dict) -> list[np.ndarray]:
+    """Another island's tiles at the frame edge, each grown to its cell: they are an island's cells
+    too (the locator then sees that island runs off the photo, and leaves it)."""
+    pitch = truth["scene"]["pitch_mm"] / 50.0
+    out = []
+    for corners in truth.get("edge_tiles", []):
+        q = np.asarray(corners, np.float64)
+        out.append(q.mean(0) + (q - q.mean(0)) * pitch)
+    return out
+
+
 def make_sample(spec: DataSpec, index: int) -> tuple[np.ndarray, ...]:
-    """(image, cells, centres) at the input size, landscape, then (image, cells, centres) rectified;
-    all uint8."""
-    scene = make_scene("mondo", spec.seed, index, spec.render_long_side)
+    """(image, cells, centres) at the input size, landscape; the same of a window at the finer pass's
+    scale; then (image, cells, centres) rectified; all uint8."""
+    scene = make_scene("mondo", spec.seed, index, render_side(spec, index), world=world_of(spec))
     photo = cv2.imdecode(np.frombuffer(scene.jpeg, np.uint8), cv2.IMREAD_COLOR)
     h0, w0 = photo.shape[:2]
     truth = scene.truth
     occupied = {(t["row"], t["col"]) for t in truth["tiles"]}
     cells = [np.array(c["quad"]) for c in truth["cells"] if (c["row"], c["col"]) in occupied]
+    island_cells = list(cells)
+    cells += edge_cells(truth)
     tiles = [np.array(t["corners"]) for t in truth["tiles"]] + [
-        np.asarray(c) for c in scene.shot.clutter_corners
+        np.asarray(c) for c in truth.get("loose_tiles", []) + truth.get("edge_tiles", [])
     ]
-    rect = _rect_sample(spec, photo, truth, cells, tiles, index)
+    rect = _rect_sample(spec, photo, truth, island_cells, tiles, index)
+    window = _window_sample(spec, photo, truth, cells, tiles, index)
 
     portrait = h0 > w0
     size = (spec.input_short, spec.input_long) if portrait else (spec.input_long, spec.input_short)
@@ -167,7 +237,7 @@ def make_sample(spec: DataSpec, index: int) -> tuple[np.ndarray, ...]:
     if portrait:
         image, cell_map, heat = image.transpose(1, 0, 2), cell_map.T, heat.T
     full = tuple(np.ascontiguousarray(a) for a in (image, cell_map, heat))
-    return full + rect
+    return full + window + rect
 
 
 def _sample_job(job: tuple[DataSpec, int]) -> tuple[np.ndarray, ...]:
@@ -191,7 +261,10 @@ def build_dataset(spec: DataSpec, jobs: int = 2, log=print) -> dict[str, np.ndar
             out.append(sample)
             if log and (k + 1) % 200 == 0:
                 log(f"  data {k + 1}/{spec.n}")
-    names = ("images", "cells", "centres", "rect_images", "rect_cells", "rect_centres")
+    names = (
+        "images", "cells", "centres", "fine_images", "fine_cells", "fine_centres",
+        "rect_images", "rect_cells", "rect_centres",
+    )  # fmt: skip
     data = {name: np.stack([s[i] for s in out]) for i, name in enumerate(names)}
     path.parent.mkdir(parents=True, exist_ok=True)
     np.savez(path, **data)

@@ -27,13 +27,14 @@ from scoring.mondo import island_from_json
 from vision.geometry import CROP_MARGIN, crop_quads
 from vision.mondo.heads import HEADS, tile_labels
 from vision.synth.dataset import make_scene
+from vision.synth.world import World
 
 # Seeds from here on are held out for evaluation: training data never uses them.
 EVAL_SEEDS_FROM = 9000
 PHOTO_LONG_SIDES = (1000, 1300, 1600)
 CACHE_DIR = Path("build/mondo-tiles")
 # Bump when the crops a spec gives change, so stale caches are not reused.
-DATA_VERSION = 3
+DATA_VERSION = 4
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,10 @@ class CropSpec:
     corner_jitter: float = 0.025  # each corner, fraction of the cell side
     shift_jitter: float = 0.02  # the whole quad, fraction of the cell side
     ring_cells: int = 2  # empty cells per variant taken from the ring just outside the grid
+    # The world the photos come from: every family of vision.synth.world, the island large in the
+    # frame (the reader reads a small island from a finer decode, so its cells look the same).
+    span: tuple[float, float] = (0.35, 0.9)
+    exclude_tables: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -70,13 +75,29 @@ def encode_labels(labels: Mapping[str, str]) -> np.ndarray:
 
 
 def cell_labels(truth: dict) -> list[tuple[np.ndarray, np.ndarray]]:
-    """(cell quad, encoded labels) of every grid cell in a Mondo truth, empty cells included."""
+    """(cell quad, encoded labels) of every grid cell in a Mondo truth, empty cells included. A cell's
+    quad is moved to its tile's middle, as the reader's crops follow the tile centres it sees (a tile
+    pushed out of line would stick out of a crop cut from the lattice)."""
     island = island_from_json(truth["board"])
+    corners = {(t["row"], t["col"]): np.array(t["corners"], np.float64) for t in truth["tiles"]}
     out = []
     for cell in truth["cells"]:
         tile = island.tile_at(cell["row"], cell["col"])
-        out.append((np.array(cell["quad"], np.float32), encode_labels(tile_labels(tile))))
+        quad = np.array(cell["quad"], np.float64)
+        here = corners.get((cell["row"], cell["col"]))
+        if here is not None:
+            quad = quad + (quad_middle(here) - quad_middle(quad))
+        out.append((quad.astype(np.float32), encode_labels(tile_labels(tile))))
     return out
+
+
+def quad_middle(quad: np.ndarray) -> np.ndarray:
+    """Where a quad's diagonals cross: the image of its square's middle."""
+    p = np.asarray(quad, np.float64)
+    a = np.cross(np.append(p[0], 1), np.append(p[2], 1))
+    b = np.cross(np.append(p[1], 1), np.append(p[3], 1))
+    x = np.cross(a, b)
+    return x[:2] / x[2] if abs(x[2]) > 1e-9 else p.mean(0)
 
 
 def jittered_quads(quads: np.ndarray, spec: CropSpec, rng: np.random.Generator) -> np.ndarray:
@@ -149,12 +170,14 @@ def photo_crops(seed: int, index: int, spec: CropSpec) -> tuple[np.ndarray, np.n
     """
     rng = np.random.default_rng([seed, index, 7])  # apart from the photo's own generator
     long_side = int(rng.choice(PHOTO_LONG_SIDES))
-    scene = make_scene("mondo", seed, index, long_side_px=long_side)
+    world = World(span=spec.span, exclude_tables=spec.exclude_tables)
+    scene = make_scene("mondo", seed, index, long_side_px=long_side, world=world)
     image = cv2.imdecode(np.frombuffer(scene.jpeg, np.uint8), cv2.IMREAD_COLOR)
     cells = cell_labels(scene.truth)
     grid_quads = np.stack([quad for quad, _ in cells])
     grid_labels = np.stack([label for _, label in cells])
-    ring = clear_ring_quads(scene.truth, scene.shot.clutter_corners, image.shape)
+    others = [np.asarray(q) for q in scene.truth.get("loose_tiles", []) + scene.truth.get("edge_tiles", [])]
+    ring = clear_ring_quads(scene.truth, tuple(others), image.shape)
     empty = encode_labels(tile_labels(None))
     crops, labels, is_ring = [], [], []
     for _ in range(spec.variants):

@@ -121,10 +121,11 @@ def _loss(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
 
 
 def _sets(data: dict[str, np.ndarray]) -> list[tuple[np.ndarray, np.ndarray]]:
-    """(pictures, labels N,H,W,2) for whole photos and for rectified grids."""
-    return [
-        (data[f"{p}images"], np.stack([data[f"{p}cells"], data[f"{p}centres"]], -1)) for p in ("", "rect_")
-    ]
+    """(pictures, labels N,H,W,2) for the whole-photo passes (the photo at the first pass's size,
+    then windows at the finer pass's: both 320 x 240, photo i and N + i) and for rectified grids."""
+    whole = tuple(np.concatenate([data[k], data[f"fine_{k}"]]) for k in ("images", "cells", "centres"))
+    rect = tuple(data[f"rect_{k}"] for k in ("images", "cells", "centres"))
+    return [(images, np.stack([cells, centres], -1)) for images, cells, centres in (whole, rect)]
 
 
 def train(
@@ -133,11 +134,15 @@ def train(
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     sets = _sets(data)
-    n = len(sets[0][0])
+    n = len(data["images"])  # photos; the whole-photo set holds two samples of each
     n_val = max(batch, n // 20)
-    train_idx, val_idx = np.arange(n_val, n), np.arange(n_val)
+    photos_train, photos_val = np.arange(n_val, n), np.arange(n_val)
+    split = [
+        (np.concatenate([photos_train, n + photos_train]), np.concatenate([photos_val, n + photos_val])),
+        (photos_train, photos_val),
+    ]
     net = LocatorNet().to(memory_format=torch.channels_last)
-    per_epoch = len(sets) * (len(train_idx) // batch)
+    per_epoch = sum(len(t) // batch for t, _ in split)
     steps = epochs * per_epoch
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=max(steps, 1), pct_start=0.15)
@@ -147,8 +152,10 @@ def train(
         net.train()
         # one batch is one kind of picture (their sizes differ), 16 samples drawn at random;
         # the kinds interleave at random
-        jobs = [(k, rng.permutation(train_idx)[i * batch : (i + 1) * batch]) for k in range(len(sets))
-                for i in range(len(train_idx) // batch)]  # fmt: skip
+        jobs = []
+        for k, (train_idx, _) in enumerate(split):
+            order = rng.permutation(train_idx)
+            jobs += [(k, order[i * batch : (i + 1) * batch]) for i in range(len(train_idx) // batch)]
         total = 0.0
         for j in rng.permutation(len(jobs)):
             kind, pick = jobs[j]
@@ -162,7 +169,7 @@ def train(
             sched.step()
             total += loss.item()
         val = {
-            name: evaluate(net, *(a[val_idx] for a in sets[k]))
+            name: evaluate(net, *(a[split[k][1]] for a in sets[k]))
             for k, name in enumerate(("photo", "rectified"))
         }
         log(f"  epoch {epoch + 1}/{epochs}: train loss {total / max(1, len(jobs)):.4f}, val "
@@ -213,6 +220,8 @@ def export_onnx(net: LocatorNet, out: Path, spec: DataSpec, info: dict) -> None:
             "layout": "NCHW",
             "channels": "BGR",
             "long_side": spec.input_long,
+            # the whole photo is searched at each of these long sides (the finer one for small islands)
+            "long_sides": [spec.input_long, spec.fine_long],
             "multiple": MULTIPLE,
             "mean": [MEAN] * 3,
             "std": [STD] * 3,
@@ -242,7 +251,10 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--out", type=Path, default=Path("models/mondo-locator.onnx"))
     p.add_argument("--n", type=int, default=DataSpec.n, help="simulated training photos")
     p.add_argument("--data-seed", type=int, default=1, help=f"simulator seed (< {HELD_OUT_SEED})")
-    p.add_argument("--epochs", type=int, default=8)
+    p.add_argument("--epochs", type=int, default=6)
+    p.add_argument(
+        "--exclude-tables", default="", help="table families to hold out of training (comma-separated)"
+    )
     p.add_argument("--batch", type=int, default=16)
     p.add_argument("--lr", type=float, default=4e-3)
     p.add_argument("--seed", type=int, default=0, help="torch and augmentation seed")
@@ -250,23 +262,28 @@ def main(argv: list[str] | None = None) -> None:
     # one thread: on a shared machine a second one mostly waits for the first (and slows it down)
     p.add_argument("--threads", type=int, default=1, help="torch threads")
     p.add_argument("--smoke", action="store_true", help="tiny run (48 photos, 1 epoch) to check the pipeline")
+    p.add_argument("--data-only", action="store_true", help="build (and cache) the samples, then stop")
     args = p.parse_args(argv)
     if args.smoke:
         args.n, args.epochs = 48, 1
     torch.set_num_threads(args.threads)
     t0 = time.perf_counter()
-    spec = DataSpec(seed=args.data_seed, n=args.n)
+    held_out = tuple(f for f in args.exclude_tables.split(",") if f)
+    spec = DataSpec(seed=args.data_seed, n=args.n, exclude_tables=held_out)
     print(f"data: {spec.n} photos, seed {spec.seed}, cache {spec.cache_path()}")
     data = build_dataset(spec, jobs=args.jobs)
     t_data = time.perf_counter() - t0
     print(f"data ready in {t_data:.0f} s")
+    if args.data_only:
+        return
     net, info = train(data, args.epochs, args.batch, args.lr, args.seed)
     params = sum(p.numel() for p in net.parameters())
     info.update(
         {
             "photos": spec.n,
             "data_seed": spec.seed,
-            "render_long_side": spec.render_long_side,
+            "render_long_side": list(spec.render_long_side),
+            "exclude_tables": list(held_out),
             "torch_seed": args.seed,
             "batch": args.batch,
             "lr": args.lr,

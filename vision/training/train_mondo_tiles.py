@@ -57,6 +57,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--jobs", type=int, default=2, help="processes generating photos")
     p.add_argument("--threads", type=int, default=1, help="torch threads (2 only when nothing else runs)")
     p.add_argument("--cache-dir", type=Path, default=CACHE_DIR)
+    p.add_argument("--data-only", action="store_true", help="build (and cache) the crops, then stop")
+    p.add_argument(
+        "--exclude-tables", default="", help="table families to hold out of training (comma-separated)"
+    )
     return p.parse_args(argv)
 
 
@@ -108,7 +112,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     start = time.perf_counter()
     torch.set_num_threads(args.threads)
-    spec = CropSpec(size=args.size, variants=args.variants)
+    held_out = tuple(f for f in args.exclude_tables.split(",") if f)
+    spec = CropSpec(size=args.size, variants=args.variants, exclude_tables=held_out)
     train_set = load_or_build_crops(
         args.train_seed, args.photos, spec, jobs=args.jobs, cache_dir=args.cache_dir, log=log
     )
@@ -121,6 +126,8 @@ def main(argv: list[str] | None = None) -> int:
         f"valid: {len(valid_set.labels)} crops ({data_minutes:.1f} min)"
     )
     log(f"train classes: {json.dumps(head_counts(train_set.labels))}")
+    if args.data_only:
+        return 0
 
     train_x, train_y = torch.from_numpy(train_set.crops), torch.from_numpy(train_set.labels)
     # validation figures are over grid cells, as the reader sees them; ring cells are reported apart
@@ -153,6 +160,7 @@ def main(argv: list[str] | None = None) -> int:
             "valid_seed": args.valid_seed,
             "torch_seed": config.seed,
             "photos": args.photos,
+            "exclude_tables": list(held_out),
             "crops": len(train_set.labels),
             "epochs": config.epochs,
             "minutes": round(minutes, 1),
