@@ -46,7 +46,7 @@ from vision.onnx_model import load_session, models_dir
 MODEL_PATH = Path(__file__).resolve().parents[2] / "models" / "mondo-locator.onnx"
 GRIDS = (3, 4)
 
-PEAK_MIN = 0.3  # a tile-centre peak counts from this probability
+PEAK_MIN = 0.15  # a tile-centre peak counts from this probability
 CELLS_MIN = 0.5  # occupied-cells threshold
 MIN_CENTRES = 3  # an island shows at least this many tile centres on one lattice
 LATTICE_TOL = 0.3  # a centre farther than this (cells) from its lattice point is not on it

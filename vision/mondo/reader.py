@@ -41,6 +41,8 @@ SECOND_ISLAND_SEEN = 7
 # The locator's confidence in a grid (tiles seen on it, how well they sit on it) below which the
 # reading says so.
 ISLAND_DOUBT = 0.5
+# Players leave a few cells empty when the timer runs out; a grid with more is likely misplaced.
+MOST_EMPTY = 3
 GRID_FLAG = "the grid is uncertain: check that every row and column of tiles was read"
 EMPTY_ROW_FLAG = "a whole outer row or column is empty, and the photo does not show on which side"
 # share -> (the photo at about `share` times the px per cell, px of the reduced view per its px)
@@ -296,9 +298,8 @@ def read_photo_island(
         )
     flags = reading.flags
     # the locator's doubt counts where the tile model does not vouch for every tile it read
-    if found.score < ISLAND_DOUBT / 2 or (
-        found.score < ISLAND_DOUBT and good_tiles(reading) < len(reading.island.tiles)
-    ):
+    empty = sum(c.source == "empty" for c in reading.cells)
+    if empty > MOST_EMPTY or (found.score < ISLAND_DOUBT and good_tiles(reading) < len(reading.island.tiles)):
         flags = (GRID_FLAG, *flags)
     timing = {"locate": locate_ms, **reading.timing_ms}
     reading = replace(reading, flags=flags, timing_ms=timing)
