@@ -914,9 +914,31 @@ class _Candidate:
     cut: bool  # its occupied region runs off the photo (another player's island at the edge)
 
 
+_MAPS_CACHE: dict[tuple, tuple[np.ndarray, np.ndarray, Affine]] = {}
+
+
+def cached_photo_maps(
+    model: LocatorModel, image: np.ndarray, long_side: int
+) -> tuple[np.ndarray, np.ndarray, Affine]:
+    """`photo_maps`, kept for the last photos: the reader locates a doubtful island again with the
+    other grid size, on the same maps (the key samples the pixels, not only the buffer's address)."""
+    key = (
+        id(model),
+        image.__array_interface__["data"][0],
+        image.shape,
+        long_side,
+        image[::97, ::89].tobytes(),
+    )
+    if key not in _MAPS_CACHE:
+        if len(_MAPS_CACHE) >= 6:
+            _MAPS_CACHE.clear()
+        _MAPS_CACHE[key] = photo_maps(model, image, long_side)
+    return _MAPS_CACHE[key]
+
+
 def first_pass(model: LocatorModel, image: np.ndarray, long_side: int, grid: int | None) -> list[_Candidate]:
     """Islands found by the net's maps of the whole photo at `long_side`."""
-    cells, heat, affine = photo_maps(model, image, long_side)
+    cells, heat, affine = cached_photo_maps(model, image, long_side)
     peaks = find_peaks(heat)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(
         (cells > CELLS_MIN).astype(np.uint8), connectivity=8

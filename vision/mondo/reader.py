@@ -310,7 +310,8 @@ def _doubtful(reading: IslandReading, found: FoundIsland) -> bool:
     """Whether a grid is worth reading in the other size too: the locator was unsure, some reading
     is doubtful, or more cells are empty than players leave."""
     empty = sum(c.source == "empty" for c in reading.cells)
-    return bool(reading.flags) or found.score < ISLAND_DOUBT or empty > 2
+    unsure = found.score < ISLAND_DOUBT and good_tiles(reading) < len(reading.island.tiles)
+    return bool(reading.flags) or unsure or empty > 2
 
 
 def read_island(
