@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+import cv2
 import numpy as np
 
 from scoring.mondo import Island, score_turn, single_island_turn
@@ -225,8 +226,7 @@ def grid_rank(reading: IslandReading) -> tuple[int, int]:
 
 
 def _overlaps(a: FoundIsland, b: FoundIsland) -> bool:
-    import cv2
-
+    """Whether `a`'s middle lies inside `b`'s outline."""
     inside = cv2.pointPolygonTest(b.quad.astype(np.float32), tuple(float(v) for v in a.quad.mean(0)), False)
     return inside >= 0
 
@@ -297,7 +297,8 @@ def read_photo_island(
             kind="no_board",
         )
     flags = reading.flags
-    # the locator's doubt counts where the tile model does not vouch for every tile it read
+    # more empty cells than players leave, or the locator's doubt where the tile model does not
+    # vouch for every tile it read
     empty = sum(c.source == "empty" for c in reading.cells)
     if empty > MOST_EMPTY or (found.score < ISLAND_DOUBT and good_tiles(reading) < len(reading.island.tiles)):
         flags = (GRID_FLAG, *flags)
