@@ -15,7 +15,7 @@ import pytest
 from vision.synth import make_mediterraneo_catalog as maker
 from vision.synth import mediterraneo_art as art
 
-CATALOG_PATH = Path(art.__file__).parent / "catalogs" / "mediterraneo.json"
+CATALOG_PATH = Path(art.__file__).parents[1] / "catalogs" / "mediterraneo.json"
 SPECIES = ("fish", "ray", "turtle", "starfish", "jellyfish", "crab")
 PPM = 4.0  # 120 px cells: enough for read-back, quick to draw
 

@@ -77,6 +77,8 @@ def grey_table(monkeypatch):
         return np.clip(base + rng.normal(0, 1.5, (*shape, 1)), 0, 255).astype(np.uint8)
 
     monkeypatch.setattr(photo_module, "draw_table", grey)
+
+
 TILTED = replace(CLEAN, tilt_deg=32.0, tilt_dir_deg=20.0, roll_deg=37.0, fill=0.6, offset=(0.4, -0.3))
 DISTORTED = replace(TILTED, k1=-0.08, k2=0.02)
 PINCUSHION = replace(CLEAN, roll_deg=200.0, tilt_deg=15.0, k1=0.05, k2=-0.01, fill=0.5)

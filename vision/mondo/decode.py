@@ -22,8 +22,8 @@ from scipy.optimize import linear_sum_assignment
 from scoring.mondo import Island, Tile
 from scoring.mondo.island import FACES
 from scoring.sides import SIDES
+from vision.catalogs import PlacedTile, tile_of
 from vision.mondo.heads import tile_from_labels, tile_labels
-from vision.synth.mondo_island import PlacedTile, tile_of
 
 PRESENT = "present"
 ROTATIONS: tuple[int, ...] = (0, 90, 180, 270)

@@ -17,6 +17,7 @@ import numpy as np
 
 from scoring.mondo import Island, score_turn, single_island_turn
 from scoring.mondo.score import analyse_island
+from vision.catalogs import load_catalog
 from vision.errors import PhotoError
 from vision.geometry import crop_quads, grid_cell_quads
 from vision.mondo.decode import CandidateTable, CellReading, candidate_table, decode_island
@@ -24,7 +25,6 @@ from vision.mondo.heads import turn_crops, turned_head
 from vision.mondo.locate import FoundIsland, locate_islands
 from vision.onnx_model import OnnxModel, load_model, models_dir
 from vision.photo_io import Photo
-from vision.synth.catalog import load_catalog
 
 TILE_MODEL = "mondo-tiles.onnx"
 # A grid in which the tile model sees fewer tiles than this is something else that looks like a

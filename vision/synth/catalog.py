@@ -1,27 +1,13 @@
-"""Component catalogs: what every face of a game's components shows, as committed data.
-
-A catalog is the kit manifest without the image names (see DESIGN.md, "Component kits"):
-``{"format": 1, "game": ..., "components": [{"id": ..., "faces": {"front": {...}, "back": {...}}}]}``.
-"""
+"""Catalog checks for the simulator's art: the catalogs themselves live in `vision.catalogs`
+(readers and simulator both use them; `load_catalog` is re-exported here)."""
 
 from __future__ import annotations
 
-import json
-from importlib import resources
-
 import numpy as np
 
-_CATALOG_PACKAGE = "vision.synth"
+from vision.catalogs import load_catalog
 
-
-def load_catalog(game: str) -> dict:
-    """The catalog of ``game`` (vision/synth/catalogs/{game}.json); FileNotFoundError names the file."""
-    if not game or any(c in game for c in "/\\.") or game != game.strip():
-        raise ValueError(f"not a game name: {game!r}")
-    path = resources.files(_CATALOG_PACKAGE) / "catalogs" / f"{game}.json"
-    if not path.is_file():
-        raise FileNotFoundError(f"no component catalog for {game!r} ({path})")
-    return json.loads(path.read_text(encoding="utf-8"))
+__all__ = ["load_catalog", "face_edge_terrain_readback"]
 
 
 def face_edge_terrain_readback(

@@ -1,6 +1,6 @@
 """Write the catalog of scorecam's print-and-play Mediterráneo edition: 18 double-sided cards.
 
-Run ``python -m vision.synth.make_mediterraneo_catalog`` to rewrite ``catalogs/mediterraneo.json``.
+Run ``python -m vision.synth.make_mediterraneo_catalog`` to rewrite ``vision/catalogs/mediterraneo.json``.
 The content is fixed data below (no randomness), checked before it is written, so the output is
 the same on every run.
 
@@ -15,7 +15,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-CATALOG_PATH = Path(__file__).parent / "catalogs" / "mediterraneo.json"
+CATALOG_PATH = Path(__file__).resolve().parents[1] / "catalogs" / "mediterraneo.json"
 SPECIES: tuple[str, ...] = ("fish", "ray", "turtle", "starfish", "jellyfish", "crab")
 SETS: dict[str, str] = {"circle": "C", "square": "S"}
 

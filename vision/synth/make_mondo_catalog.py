@@ -1,4 +1,4 @@
-"""Writes vision/synth/catalogs/mondo.json: the 48 double-sided tiles of scorecam's own Mondo edition.
+"""Writes vision/catalogs/mondo.json: the 48 double-sided tiles of scorecam's own Mondo edition.
 
 Run ``python -m vision.synth.make_mondo_catalog``; the result depends only on SEED, so re-running it
 rewrites the same file. Fronts are 18 corner tiles (water on two adjacent edges), 18 side tiles (water on
@@ -37,7 +37,7 @@ from vision.synth.mondo_art import (
 )
 
 SEED = 20240611
-CATALOG_PATH = Path(__file__).resolve().parent / "catalogs" / "mondo.json"
+CATALOG_PATH = Path(__file__).resolve().parents[1] / "catalogs" / "mondo.json"
 
 # Joinings of the land sides, as blocks of positions relative to the tile's turn (see _front_sides).
 CORNER_JOININGS = [("joined", [[0, 1]])] * 9 + [("separate", [[0], [1]])] * 9

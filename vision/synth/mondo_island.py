@@ -8,63 +8,15 @@ in the kit manifest format works.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
-from scoring.mondo import Area, Component, Island, Tile
-from scoring.sides import SIDES, turned_clockwise
+from scoring.sides import SIDES
+from vision.catalogs import PlacedTile, component_by_id, island_of, tile_of, turned_face
+
+__all__ = ["PlacedTile", "component_by_id", "island_of", "tile_of", "turned_face", "random_layout"]
 
 # What kind of island a scene shows, and how often (the simulator's mix).
 ISLAND_KINDS: dict[str, float] = {"complete": 0.45, "empty": 0.2, "misconnections": 0.25, "invalid": 0.1}
-
-
-@dataclass(frozen=True)
-class PlacedTile:
-    component: str  # catalog id
-    face: str  # "front" or "back"
-    rotation: int  # degrees clockwise: 0, 90, 180, 270
-    row: int
-    col: int
-
-
-def turned_face(face: dict, rotation: int) -> tuple[dict[str, str], list[tuple[str, tuple[str, ...]]]]:
-    """Edges and areas of a catalog face turned clockwise by ``rotation`` degrees."""
-    q = rotation // 90
-    edges = {turned_clockwise(side, q): terrain for side, terrain in face["edges"].items()}
-    areas = [
-        (a["terrain"], tuple(s for s in SIDES if s in {turned_clockwise(x, q) for x in a["sides"]}))
-        for a in face["areas"]
-    ]
-    return edges, areas
-
-
-def tile_of(placed: PlacedTile, catalog: dict) -> Tile:
-    """The engine's tile for a catalog face lying in a cell."""
-    face = component_by_id(catalog, placed.component)["faces"][placed.face]
-    edges, areas = turned_face(face, placed.rotation)
-    return Tile(
-        placed.row,
-        placed.col,
-        tuple(edges[s] for s in SIDES),  # type: ignore[arg-type]
-        tuple(Area(t, s) for t, s in areas),
-        int(face["animals"]),
-        int(face["volcanoes"]),
-        Component(placed.component, placed.face, placed.rotation),
-    )
-
-
-def island_of(layout: list[PlacedTile], catalog: dict, grid: int) -> Island:
-    tiles = sorted((tile_of(p, catalog) for p in layout), key=lambda t: t.cell)
-    return Island(grid, tuple(tiles))
-
-
-def component_by_id(catalog: dict, component_id: str) -> dict:
-    """The catalog's component with this id (KeyError names it); 48 entries: a scan is cheap."""
-    for component in catalog["components"]:
-        if component["id"] == component_id:
-            return component
-    raise KeyError(f"no component {component_id!r} in the catalog")
 
 
 def _wanted(row: int, col: int, grid: int, side: str) -> str:
