@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from vision.mondo.grid_match import match_grid
-from vision.mondo.locate import CellsMap, locate_islands, other_extents, tile_points
+from vision.mondo.lattice import other_extents
+from vision.mondo.locate import CellsMap, locate_islands, tile_points
 from vision.synth.catalog import load_catalog
 from vision.synth.clutter import note_image
 from vision.synth.mondo_art import render_mondo_face
