@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.geometry import quad_span
 from vision.synth.catalog import load_catalog
 from vision.synth.mondo_island import PlacedTile
 from vision.synth.photo import PhotoStyle, Piece, photograph, piece_footprint
@@ -17,7 +18,6 @@ from vision.synth.scenes import (
     mondo_scene,
     place_beside,
     push_outer_tiles,
-    quad_span,
     with_backs,
 )
 from vision.synth.world import (

@@ -48,3 +48,20 @@ def crop_quads(image: np.ndarray, quads: np.ndarray, size: int, margin: float = 
             image, h, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
         )
     return out
+
+
+def quad_middle(quad: np.ndarray) -> np.ndarray:
+    """Where a quad's diagonals cross: the image of its square's middle (perspective kept)."""
+    p = np.asarray(quad, np.float64)
+    a = np.cross(np.append(p[0], 1), np.append(p[2], 1))
+    b = np.cross(np.append(p[1], 1), np.append(p[3], 1))
+    x = np.cross(a, b)
+    return x[:2] / x[2] if abs(x[2]) > 1e-9 else p.mean(0)
+
+
+def quad_span(quad: np.ndarray, size: tuple[int, int]) -> float:
+    """A quad's longer side (mean of two opposite sides) over the shorter side of a picture of `size`
+    (w, h): how big a player sees a board in the photo, whatever its turn."""
+    q = np.asarray(quad, np.float64)
+    side = np.hypot(*(np.roll(q, -1, 0) - q).T)
+    return float(max(side[0] + side[2], side[1] + side[3]) / 2 / min(size))

@@ -700,7 +700,7 @@ def group_regions(
     return groups
 
 
-def _inside_any(point: np.ndarray, quads: list[np.ndarray]) -> bool:
+def inside_any(point: np.ndarray, quads: list[np.ndarray]) -> bool:
     p = (float(point[0]), float(point[1]))
     return any(cv2.pointPolygonTest(q.astype(np.float32), p, False) >= 0 for q in quads)
 
@@ -754,7 +754,7 @@ def first_pass(model: LocatorModel, image: np.ndarray, long_side: int, grid: int
     for group in group_regions(centres, peak_label, stats[:, cv2.CC_STAT_AREA], grid, camera):
         mine = np.isin(peak_label, group) & free
         # too few tiles for an island, or a fragment of one already found (glare, a seam)
-        if mine.sum() < MIN_CENTRES or _inside_any(centres[mine].mean(0), [c.quad for c in out]):
+        if mine.sum() < MIN_CENTRES or inside_any(centres[mine].mean(0), [c.quad for c in out]):
             continue
         outline = np.vstack([map_to_image(region_outline(cells, labels, k), affine) for k in group])
         found = find_island(centres, mine, free, outline, grid, camera, CellsMap(cells, affine))
@@ -787,7 +787,7 @@ def merge_passes(passes: list[list[_Candidate]]) -> list[_Candidate]:
             same = [
                 i
                 for i, m in enumerate(merged)
-                if _inside_any(c.quad.mean(0), [m.quad]) or _inside_any(m.quad.mean(0), [c.quad])
+                if inside_any(c.quad.mean(0), [m.quad]) or inside_any(m.quad.mean(0), [c.quad])
             ]
             if not same:
                 merged.append(c)

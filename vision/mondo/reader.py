@@ -12,7 +12,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-import cv2
 import numpy as np
 
 from scoring.mondo import Island, score_turn, single_island_turn
@@ -22,7 +21,7 @@ from vision.errors import PhotoError
 from vision.geometry import crop_quads, grid_cell_quads
 from vision.mondo.decode import CandidateTable, CellReading, candidate_table, decode_island
 from vision.mondo.heads import turn_crops, turned_head
-from vision.mondo.locate import FoundIsland, locate_islands
+from vision.mondo.locate import FoundIsland, inside_any, locate_islands
 from vision.onnx_model import OnnxModel, load_model, models_dir
 from vision.photo_io import Photo
 
@@ -225,12 +224,6 @@ def grid_rank(reading: IslandReading) -> tuple[int, int]:
     return good_tiles(reading), -len(reading.flags)
 
 
-def _overlaps(a: FoundIsland, b: FoundIsland) -> bool:
-    """Whether `a`'s middle lies inside `b`'s outline."""
-    inside = cv2.pointPolygonTest(b.quad.astype(np.float32), tuple(float(v) for v in a.quad.mean(0)), False)
-    return inside >= 0
-
-
 def read_photo_island(
     source: np.ndarray | Photo,
     *,
@@ -271,7 +264,7 @@ def read_photo_island(
     if grid is None and _doubtful(reading, found):
         other = locate_islands(image, grid=7 - found.grid, finer=finer)
         for alt in other.islands:
-            if _overlaps(alt, found) or _overlaps(found, alt):
+            if inside_any(alt.quad.mean(0), [found.quad]) or inside_any(found.quad.mean(0), [alt.quad]):
                 alt_reading, alt_probs = read(alt)
                 if grid_rank(alt_reading) > grid_rank(reading):
                     found, reading, probs = alt, alt_reading, alt_probs

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
+from vision.geometry import quad_span
 from vision.synth import clutter as clutter_mod
 from vision.synth.optics import (
     _GAUSS_LUT,
@@ -377,9 +378,7 @@ def _span_of(cam: Camera, box: tuple[float, float, float, float]) -> float:
     z = (corners @ cam.R.T + cam.t)[:, 2]
     if np.any(z <= 1.0):
         return math.inf
-    q = cam.project(corners, distort=False)
-    side = np.hypot(*(np.roll(q, -1, 0) - q).T)
-    return float(max(side[0] + side[2], side[1] + side[3]) / 2 / min(cam.size))
+    return quad_span(cam.project(corners, distort=False), cam.size)
 
 
 def _depth_for_fill(

@@ -16,6 +16,7 @@ import numpy as np
 from scoring.mediterraneo import score_sea, sea_report_to_json, sea_to_json
 from scoring.mediterraneo.placement import plays_to_json
 from scoring.mondo import island_to_json, score_turn, single_island_turn, turn_score_to_json
+from vision.geometry import quad_span
 from vision.synth.mediterraneo_art import render_card_face
 from vision.synth.mediterraneo_sea import random_sea
 from vision.synth.mondo_art import render_mondo_face
@@ -208,13 +209,6 @@ def mondo_scene(
         "camera": shot.camera,
     }  # fmt: skip
     return Scene(jpeg, truth, shot)
-
-
-def quad_span(quad: np.ndarray, size: tuple[int, int]) -> float:
-    """A quad's longer side (mean of two opposite sides) over the photo's shorter side."""
-    q = np.asarray(quad, np.float64)
-    side = np.hypot(*(np.roll(q, -1, 0) - q).T)
-    return float(max(side[0] + side[2], side[1] + side[3]) / 2 / min(size))
 
 
 def with_backs(layout: list[PlacedTile], n: int, grid: int, rng: np.random.Generator) -> list[PlacedTile]:

@@ -31,6 +31,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.geometry import quad_middle
 from vision.mondo.locate import rectify
 from vision.synth.dataset import make_scene, photo_rng
 from vision.synth.world import World, draw_conditions
@@ -61,14 +62,6 @@ class DataSpec:
     def cache_path(self) -> Path:
         key = hashlib.sha1(json.dumps(asdict(self), sort_keys=True).encode()).hexdigest()[:12]
         return ROOT / "build" / "locator-data" / f"mondo-locator-{key}.npz"
-
-
-def quad_centre(quad: np.ndarray) -> np.ndarray:
-    """Intersection of a quad's diagonals: the projective centre of the square it images."""
-    p = np.asarray(quad, np.float64)
-    a, b = np.cross(np.append(p[0], 1), np.append(p[2], 1)), np.cross(np.append(p[1], 1), np.append(p[3], 1))
-    x = np.cross(a, b)
-    return x[:2] / x[2] if abs(x[2]) > 1e-9 else p.mean(0)
 
 
 def fill_polygons(shape: tuple[int, int], quads: list[np.ndarray]) -> np.ndarray:
@@ -111,7 +104,7 @@ def _labels(
     shape: tuple[int, int], cells: list[np.ndarray], tiles: list[np.ndarray]
 ) -> tuple[np.ndarray, np.ndarray]:
     """(cells, centres) label maps of `shape` from occupied cell quads and tile quads (px)."""
-    centres = np.array([quad_centre(q) for q in tiles]).reshape(-1, 2)
+    centres = np.array([quad_middle(q) for q in tiles]).reshape(-1, 2)
     sides = np.array([np.sqrt(abs(cv2.contourArea(q.astype(np.float32)))) for q in tiles])
     return fill_polygons(shape, cells), heat_map(shape, centres, sides)
 

@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from scoring.mondo import island_from_json
-from vision.geometry import CROP_MARGIN, crop_quads
+from vision.geometry import CROP_MARGIN, crop_quads, quad_middle
 from vision.mondo.heads import HEADS, tile_labels
 from vision.synth.dataset import make_scene
 from vision.synth.world import World
@@ -89,15 +89,6 @@ def cell_labels(truth: dict) -> list[tuple[np.ndarray, np.ndarray]]:
             quad = quad + (quad_middle(here) - quad_middle(quad))
         out.append((quad.astype(np.float32), encode_labels(tile_labels(tile))))
     return out
-
-
-def quad_middle(quad: np.ndarray) -> np.ndarray:
-    """Where a quad's diagonals cross: the image of its square's middle."""
-    p = np.asarray(quad, np.float64)
-    a = np.cross(np.append(p[0], 1), np.append(p[2], 1))
-    b = np.cross(np.append(p[1], 1), np.append(p[3], 1))
-    x = np.cross(a, b)
-    return x[:2] / x[2] if abs(x[2]) > 1e-9 else p.mean(0)
 
 
 def jittered_quads(quads: np.ndarray, spec: CropSpec, rng: np.random.Generator) -> np.ndarray:
