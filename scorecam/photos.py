@@ -1,14 +1,15 @@
 """Scoring photos: read an island from a photo file and score it like a board file.
 
 The report of a photo is the board's report plus ``source``, ``board`` (what was read: fix it and
-score it again), ``flags`` (cells to check), ``status`` (``ok``, or ``check`` when any reading is
-doubtful) and ``timing_ms`` (DESIGN.md, "Score reports").
+score it again, or score the whole report again), ``flags`` (what to check, in words), ``checks``
+(each doubtful cell reading: its two readings and the total with the second), ``status`` (``ok``,
+or ``check`` when any reading is doubtful) and ``timing_ms`` (DESIGN.md, "Score reports").
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ from scoring.mondo import Island, island_to_json
 from vision.errors import PhotoError
 
 BOARD_SUFFIXES = {".json"}
-PHOTO_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff"}
+PHOTO_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff", ".heic", ".heif"}
 EXIT_FOR = {"unreadable": Exit.UNREADABLE, "no_board": Exit.NO_BOARD, "several_boards": Exit.NO_BOARD}
 
 
@@ -50,26 +51,21 @@ def read_island_photo(path: Path, *, grid: int | None = None, use_catalog: bool 
     # Imported here so that scoring board files never loads the vision stack (and its models).
     import numpy as np
 
-    from vision.mondo.reader import IslandReading, read_island
+    from vision.mondo.reader import read_island
     from vision.photo_io import read_photo
 
     start = time.perf_counter()
+    photo = None
     try:
         photo = read_photo(path)
         decode_ms = (time.perf_counter() - start) * 1000
         reading = read_island(photo, grid=grid, use_catalog=use_catalog)
     except PhotoError as error:
-        raise InputError(str(path), error.reason, EXIT_FOR[error.kind]) from None
+        # a photo decoded through damage: what the decoder saw may be why nothing was found
+        damage = f" ({'; '.join(photo.notes)})" if photo is not None and photo.notes else ""
+        raise InputError(str(path), error.reason + damage, EXIT_FOR[error.kind]) from None
     scale = np.float32(photo.scale)
-    full = IslandReading(
-        reading.island,
-        reading.flags,
-        reading.cells,
-        reading.grid,
-        reading.quad * scale,
-        reading.cell_quads * scale,
-        reading.timing_ms,
-    )
+    full = replace(reading, quad=reading.quad * scale, cell_quads=reading.cell_quads * scale)
     timing = {"decode": decode_ms, **reading.timing_ms}
     return PhotoIsland(path, reading.island, full, timing)
 
@@ -87,6 +83,7 @@ def photo_additions(photo: PhotoIsland, score_ms: float) -> dict[str, Any]:
         "source": str(photo.path),
         "board": island_to_json(photo.island),
         "flags": list(photo.reading.flags),
+        "checks": [check.to_json() for check in photo.reading.checks],
         "status": photo_status(photo.reading.flags),
         "timing_ms": timing,
     }
@@ -103,3 +100,25 @@ def score_photo_file(
     report = turn_score_to_json(score_turn(single_island_turn(path.stem, photo.island)))
     score_ms = (time.perf_counter() - start) * 1000
     return report | photo_additions(photo, score_ms), photo
+
+
+def is_photo_report(data: Any) -> bool:
+    """Whether JSON is scorecam's own report of one photo (`scorecam score PHOTO --json`)."""
+    return isinstance(data, dict) and data.get("format") == 1 and "board" in data and "source" in data
+
+
+def board_in_report(data: Any, path: Path) -> tuple[Any, str | None]:
+    """The board to score in a board file: the ``board`` of a photo report, with the report's player
+    (so a fixed report scores under the same name); any other JSON as it is, with no name (None)."""
+    if isinstance(data, list) and data and all(is_photo_report(item) for item in data):
+        raise InputError(
+            str(path),
+            f"holds the reports of {len(data)} photos; score one report at a time "
+            "(save each with `scorecam score PHOTO --json > PHOTO.json`), or put the islands in a turn file",
+        )
+    if not is_photo_report(data):
+        return data, None
+    players = data.get("players")
+    first = players[0] if isinstance(players, list) and players else None
+    name = first.get("name") if isinstance(first, dict) else None
+    return data["board"], name if isinstance(name, str) and name else None

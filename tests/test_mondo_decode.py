@@ -139,7 +139,13 @@ def test_one_confident_wrong_edge_is_recovered_by_the_catalog():
     decoded = decode_island(probs, HEADS, cells, 4, TABLE)
     assert_same_island(decoded.island, truth)
     row, col = tile.cell
-    assert decoded.flags == (f"check row {row} col {col}: edge {side} {tile.edge(side)} 0.30 / {wrong} 0.70",)
+    side_words = {"N": "top", "E": "right", "S": "bottom", "W": "left"}[side]
+    (check,) = decoded.checks
+    assert (check.row, check.col, check.head) == (row, col, f"edge_{side}")
+    assert decoded.flags == (check.text,)
+    assert check.text.startswith(
+        f"Row {row + 1}, tile {col + 1}: is the {side_words} edge {tile.edge(side)} or {wrong}? (30% / 70%) — "
+    )
 
     by_heads = decode_island(probs, HEADS, cells, 4, TABLE, use_catalog=False)
     assert by_heads.island.tile_at(row, col).edge(side) == wrong
@@ -199,7 +205,9 @@ def test_a_tile_that_fits_no_catalog_face_is_read_head_by_head_and_flagged():
     assert tile.volcanoes == 2 and tile.animals == 0
     assert tile.component is None
     assert len(tile.areas) == 1
-    assert decoded.flags == ("row 1 col 1: fits no kit tile; read head by head",)
+    assert decoded.flags == (
+        "Row 2, tile 2: this tile matches no tile of the kit (read part by part): please look at it",
+    )
     assert [c.source for c in decoded.cells if (c.row, c.col) == odd] == ["heads"]
     # The foreign tile took no physical tile from the others.
     others = [t for t in truth.tiles if t.cell != odd]
@@ -217,9 +225,12 @@ def test_flag_text():
     set_head(probs, cells, (0, 2), "present", empty=0.55, tile=0.45)
 
     decoded = decode_island(probs, HEADS, cells, 3, TABLE)
+    # one tile alone breaks the water rule whatever its edges show: no reading changes its score
     assert decoded.flags == (
-        "check row 0 col 2: tile present empty 0.55 / tile 0.45",
-        "check row 2 col 1: edge E forest 0.61 / plains 0.37",
+        "Row 1, tile 3: is this space empty, or is there a tile? (55% / 45%) — if a tile: no change to the score"
+        " (the island still breaks the water rule)",
+        "Row 3, tile 2: is the right edge forest or plains? (61% / 37%) — if plains: no change to the score"
+        " (the island still breaks the water rule)",
     )
     assert dict(decoded.island.tile_at(2, 1).confidence)["edge_E"] == pytest.approx(0.61)
 
@@ -254,8 +265,14 @@ def test_empty_cells():
     set_head(probs, cells, empty[0], "present", empty=0.7, tile=0.3)  # doubtful: flagged, still empty
     decoded = decode_island(probs, HEADS, cells, 3, TABLE)
     assert decoded.island.empty_cells == empty
-    assert decoded.flags == (
-        f"check row {empty[0][0]} col {empty[0][1]}: tile present empty 0.70 / tile 0.30",
+    (check,) = decoded.checks
+    assert (check.row, check.col, check.head, check.readings) == (
+        *empty[0],
+        "present",
+        (("empty", 0.7), ("tile", 0.3)),
+    )
+    assert check.text.startswith(
+        f"Row {empty[0][0] + 1}, tile {empty[0][1] + 1}: is this space empty, or is there a tile? (70% / 30%) — if a tile: "
     )
 
 
@@ -266,7 +283,9 @@ def test_a_doubtful_tile_is_flagged_on_its_present_head():
     set_head(probs, cells, (0, 0), "present", empty=0.4, tile=0.6)
     decoded = decode_island(probs, HEADS, cells, 3, TABLE)
     assert_same_island(decoded.island, truth)
-    assert decoded.flags == ("check row 0 col 0: tile present tile 0.60 / empty 0.40",)
+    assert decoded.flags == (
+        "Row 1, tile 1: is there a tile here, or is the space empty? (60% / 40%) — if empty: -4 points",
+    )
 
 
 TINY = {
@@ -346,7 +365,9 @@ def test_a_physical_tile_is_used_once():
     decoded = decode_island(one_hot(truth, cells), HEADS, cells, 3, table)
     sources = {(c.row, c.col): c.source for c in decoded.cells if c.source != "empty"}
     assert sources == {(0, 0): "catalog", (2, 2): "heads"}  # ties go to the first cell in reading order
-    assert decoded.flags == ("row 2 col 2: fits no kit tile; read head by head",)
+    assert decoded.flags == (
+        "Row 3, tile 3: this tile matches no tile of the kit (read part by part): please look at it",
+    )
     assert decoded.island.tile_at(2, 2).edges == truth.tile_at(2, 2).edges
 
 

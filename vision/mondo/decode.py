@@ -7,8 +7,9 @@ tiles to cells, each tile used at most once. A cell that fits no catalog face we
 a misread crop) falls back to the head-by-head reading and is flagged. The catalog is a parameter:
 any edition in the kit manifest format plugs in.
 
-Doubtful heads are flagged as ``check row 2 col 1: edge E forest 0.61 / plains 0.37``: the label
-used and its probability, then the runner-up.
+Doubtful heads become :class:`~vision.mondo.checks.Check` s (the label used and its probability,
+then the runner-up), worded for a player with what the score would be with the runner-up:
+``Row 3, tile 2: is the right edge forest or plains? (61% / 37%) — if plains: +2 points``.
 """
 
 from __future__ import annotations
@@ -17,12 +18,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
 
 from scoring.mondo import Island, Tile
 from scoring.mondo.island import FACES
 from scoring.sides import SIDES
+from vision.assignment import linear_sum_assignment  # SciPy's algorithm without its 300 ms import
 from vision.catalogs import PlacedTile, tile_of
+from vision.mondo.checks import NO_KIT_TILE, Check, settle
 from vision.mondo.heads import tile_from_labels, tile_labels
 
 PRESENT = "present"
@@ -70,8 +72,9 @@ class CellReading:
 @dataclass(frozen=True)
 class DecodedIsland:
     island: Island
-    flags: tuple[str, ...]
+    flags: tuple[str, ...]  # the checks' words, for the code that prints and counts them
     cells: tuple[CellReading, ...]  # sorted by (row, col)
+    checks: tuple[Check, ...] = ()  # the doubtful readings, in (row, col) order, with their what-if
 
 
 # --- the candidate table ------------------------------------------------------------------------
@@ -187,21 +190,28 @@ def decode_island(
         choice, chosen_ll = _assign(logp, heads_ll, table, misfit_nats)
     else:
         choice, chosen_ll = np.full(len(tile_rows), -1), heads_ll
-    readings: list[tuple[Tile | None, CellReading, tuple[str, ...]]] = []
+    readings: list[tuple[Tile | None, CellReading, tuple[Check, ...]]] = []
     tile_position = {int(row): i for i, row in enumerate(tile_rows)}
+    taken = {int(table.component[k]) for k in choice if k >= 0}
+    new_tiles: dict[tuple[int, int], Tile] = {}  # what a doubtful empty cell would hold
     for row_index, cell in enumerate(cells):
         i = tile_position.get(row_index)
         if i is None:
-            readings.append(_empty_cell(probs, table, row_index, cell))
+            reading = _empty_cell(probs, table, row_index, cell)
+            if reading[2]:
+                new_tiles[cell] = _likeliest_tile(probs, table, row_index, cell, taken, use_catalog)
+            readings.append(reading)
         else:
             k = int(choice[i])
             ll = float(chosen_ll[i]) if k >= 0 else float(heads_ll[i])
             readings.append(_tile_cell(probs, table, row_index, cell, k, ll, use_catalog, flag_below))
-    tiles = tuple(tile for tile, _, _ in readings if tile is not None)
+    island = Island(grid, tuple(tile for tile, _, _ in readings if tile is not None))
+    checks = settle(island, [check for _, _, checks in readings for check in checks], new_tiles)
     return DecodedIsland(
-        island=Island(grid, tiles),
-        flags=tuple(flag for _, _, flags in readings for flag in flags),
+        island=island,
+        flags=tuple(check.text for check in checks),
         cells=tuple(reading for _, reading, _ in readings),
+        checks=checks,
     )
 
 
@@ -261,7 +271,7 @@ def _tile_cell(
     log_likelihood: float,
     use_catalog: bool,
     flag_below: float,
-) -> tuple[Tile, CellReading, tuple[str, ...]]:
+) -> tuple[Tile, CellReading, tuple[Check, ...]]:
     row, col = cell
     used = {PRESENT: table.labels[PRESENT].index("tile")}
     for head in table.heads:
@@ -276,46 +286,64 @@ def _tile_cell(
         tile = replace(tile_from_labels(row, col, labels), confidence=confidence)
         source = "heads"
     misfit = use_catalog and candidate < 0
-    flags = [f"row {row} col {col}: fits no kit tile; read head by head"] if misfit else []
-    flags += _doubt_flags(probs, table, row_index, cell, used, flag_below)
-    return tile, CellReading(row, col, source, log_likelihood, confidence), tuple(flags)
+    checks = (Check(row, col, NO_KIT_TILE, ()),) if misfit else ()
+    checks += _doubts(probs, table, row_index, cell, used, flag_below)
+    return tile, CellReading(row, col, source, log_likelihood, confidence), checks
 
 
 def _empty_cell(
     probs: Mapping[str, np.ndarray], table: CandidateTable, row_index: int, cell: tuple[int, int]
-) -> tuple[None, CellReading, tuple[str, ...]]:
+) -> tuple[None, CellReading, tuple[Check, ...]]:
     used = {PRESENT: table.labels[PRESENT].index("empty")}
     confidence = _confidence(probs, row_index, used)
     p_empty = confidence[0][1]
-    flags = _doubt_flags(probs, table, row_index, cell, used, 1.0 - EMPTY_DOUBT)
+    checks = _doubts(probs, table, row_index, cell, used, 1.0 - EMPTY_DOUBT)
     reading = CellReading(cell[0], cell[1], "empty", float(np.log(max(p_empty, PROB_FLOOR))), confidence)
-    return None, reading, flags
+    return None, reading, checks
+
+
+def _likeliest_tile(
+    probs: Mapping[str, np.ndarray],
+    table: CandidateTable,
+    row_index: int,
+    cell: tuple[int, int],
+    taken: set[int],
+    use_catalog: bool,
+) -> Tile:
+    """What a cell read as empty would most likely hold, were it a tile: the likeliest kit tile not
+    placed elsewhere (head by head without the catalog, or when every kit tile is placed)."""
+    logp = {h: np.log(np.maximum(probs[h][row_index], PROB_FLOOR)) for h in table.heads}
+    free = np.flatnonzero(~np.isin(table.component, list(taken)))
+    if use_catalog and len(free):
+        ll = sum(logp[h][table.classes[h][free]] for h in table.heads)
+        return replace(table.tiles[int(free[np.argmax(ll)])], row=cell[0], col=cell[1])
+    labels = {h: table.labels[h][int(np.argmax(logp[h]))] for h in table.heads}
+    return tile_from_labels(cell[0], cell[1], labels)
 
 
 def _confidence(probs: Mapping[str, np.ndarray], row_index: int, used: Mapping[str, int]) -> Confidence:
     return tuple((head, float(probs[head][row_index, index])) for head, index in used.items())
 
 
-def _doubt_flags(
+def _doubts(
     probs: Mapping[str, np.ndarray],
     table: CandidateTable,
     row_index: int,
     cell: tuple[int, int],
     used: Mapping[str, int],
     flag_below: float,
-) -> tuple[str, ...]:
-    flags = []
+) -> tuple[Check, ...]:
+    """A check for every head whose label used is below ``flag_below``, with the runner-up."""
+    checks = []
     for head, index in used.items():
         p = probs[head][row_index]
         if p[index] < flag_below:
             others = np.delete(np.arange(len(p)), index)
             runner_up = int(others[np.argmax(p[others])])
             labels = table.labels[head]
-            flags.append(
-                f"check row {cell[0]} col {cell[1]}: {head_title(head)} "
-                f"{labels[index]} {p[index]:.2f} / {labels[runner_up]} {p[runner_up]:.2f}"
-            )
-    return tuple(flags)
+            readings = ((labels[index], float(p[index])), (labels[runner_up], float(p[runner_up])))
+            checks.append(Check(cell[0], cell[1], head, readings))
+    return tuple(checks)
 
 
 def head_title(head: str) -> str:

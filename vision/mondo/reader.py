@@ -19,6 +19,7 @@ from scoring.mondo.score import analyse_island
 from vision.catalogs import load_catalog
 from vision.errors import PhotoError
 from vision.geometry import crop_quads, grid_cell_quads
+from vision.mondo.checks import Check
 from vision.mondo.decode import CandidateTable, CellReading, candidate_table, decode_island
 from vision.mondo.heads import turn_crops, turned_head
 from vision.mondo.locate import FoundIsland, inside_any, locate_islands
@@ -43,8 +44,12 @@ SECOND_ISLAND_SEEN = 7
 ISLAND_DOUBT = 0.5
 # Players leave a few cells empty when the timer runs out; a grid with more is likely misplaced.
 MOST_EMPTY = 3
-GRID_FLAG = "the grid is uncertain: check that every row and column of tiles was read"
-EMPTY_ROW_FLAG = "a whole outer row or column is empty, and the photo does not show on which side"
+# Flags about the whole island (no cell of their own), in a player's words.
+GRID_FLAG = "The grid is uncertain: check that every row and every tile of the island was found"
+EMPTY_ROW_FLAG = (
+    "A whole row or column at the island's edge is empty, and the photo does not show on which side: "
+    "check where the empty spaces are"
+)
 # share -> (the photo at about `share` times the px per cell, px of the reduced view per its px)
 Finer = Callable[[float], tuple[np.ndarray, float]]
 
@@ -52,12 +57,13 @@ Finer = Callable[[float], tuple[np.ndarray, float]]
 @dataclass(frozen=True)
 class IslandReading:
     island: Island
-    flags: tuple[str, ...]
+    flags: tuple[str, ...]  # in words: the island's own (GRID_FLAG, ...), then each check's text
     cells: tuple[CellReading, ...]
     grid: int
     quad: np.ndarray  # the island's outline, 4x2 px of the image that was read
     cell_quads: np.ndarray  # (grid*grid, 4, 2) px, reading order
     timing_ms: dict[str, float]
+    checks: tuple[Check, ...] = ()  # the doubtful readings of cells, numbered 1.. in this order
 
 
 def tile_model() -> OnnxModel:
@@ -149,6 +155,7 @@ def read_cells(
         np.asarray(found.quad, np.float32),
         np.asarray(found.cell_quads, np.float32),
         {"crop": crop_ms, "model": model_ms, "catalog": decode_ms},
+        decoded.checks,
     )
     return reading, probs
 
