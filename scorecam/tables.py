@@ -1,10 +1,28 @@
 """Score reports as text tables a person reads at the table: players as columns, line items as rows,
 like the rulebooks' scoring tables. Every function takes a report as DESIGN.md's JSON dict, so a
-report read from a photo and one from a board file print the same way."""
+report read from a photo and one from a board file print the same way.
+
+A table is built once as a *layout* (a list of ``Rows`` and lines of text) and drawn two ways: plain
+text, aligned with spaces, when the output is a file, a pipe or ``NO_COLOR`` is set (no escape codes,
+stable for scripts and tests); with rich, in colour, on a terminal. rich is imported only then.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import os
+import sys
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+
+@dataclass(frozen=True)
+class Rows:
+    """A table: the first row is the header, the first column the labels."""
+
+    rows: list[list[str]]
+
+
+Layout = list[Rows | str]
 
 MONDO_ROWS = (
     ("Animals", ("animals",)),
@@ -37,14 +55,16 @@ def _count(n: int, word: str, plural: str | None = None) -> str:
     return f"{n} {word if n == 1 else (plural or word + 's')}"
 
 
-def mondo_turn_table(report: dict[str, Any]) -> str:
+# ------------------------------------------------------------------------------------ layouts
+
+
+def mondo_turn_layout(report: dict[str, Any]) -> Layout:
     players = report["players"]
     rows = [[""] + [p["name"] for p in players]]
     for label, keys in MONDO_ROWS:
         rows.append([label] + [signed(sum(p["points"][k] for k in keys)) for p in players])
     rows.append(["Sum"] + [signed(p["total"]) for p in players])
-    notes = [mondo_player_note(p) for p in players]
-    return grid(rows) + "\n\n" + "\n".join(notes)
+    return [Rows(rows), "", *(mondo_player_note(p) for p in players)]
 
 
 def mondo_player_note(p: dict[str, Any]) -> str:
@@ -70,7 +90,7 @@ def mondo_player_note(p: dict[str, Any]) -> str:
     return f"{p['name']}: " + ", ".join(parts) + floor
 
 
-def mondo_game_table(report: dict[str, Any]) -> str:
+def mondo_game_layout(report: dict[str, Any]) -> Layout:
     names = list(report["totals"])
     rows = [[""] + names]
     for number, turn in enumerate(report["turns"], start=1):
@@ -83,10 +103,10 @@ def mondo_game_table(report: dict[str, Any]) -> str:
         if report["complete"]
         else f"Leading after {len(report['turns'])} of 3 turns: {winners}"
     )
-    return grid(rows) + "\n\n" + verdict
+    return [Rows(rows), "", verdict]
 
 
-def mediterraneo_sea_table(report: dict[str, Any]) -> str:
+def mediterraneo_sea_layout(report: dict[str, Any]) -> Layout:
     players = report["players"]
     first = players[0]["name"]
     rows = [[""] + [p["name"] + (" (first)" if p["name"] == first else "") for p in players]]
@@ -94,7 +114,7 @@ def mediterraneo_sea_table(report: dict[str, Any]) -> str:
     rows.append(["Plus"] + [signed(p["points"]["plus"]) for p in players])
     rows.append(["Minus"] + [signed(p["points"]["minus"]) for p in players])
     rows.append(["Total"] + [signed(p["total"]) for p in players])
-    lines = [grid(rows), ""]
+    lines: Layout = [Rows(rows), ""]
     species = ", ".join(f"{n} {s}" for s, n in report["species"].items()) or "none"
     lines.append(f"Visible animals: {species}")
     for o in report["octopuses"]:
@@ -113,16 +133,14 @@ def mediterraneo_sea_table(report: dict[str, Any]) -> str:
         f"; {report['leader']} leads" if report["round_outcome"] == "in_play" and report["leader"] else ""
     )
     lines.append(outcome + why + leader)
-    return "\n".join(lines)
+    return lines
 
 
 ARROWS = {"N": "^", "E": ">", "S": "v", "W": "<"}
 
 
-def sea_picture(cells: list[dict[str, Any]]) -> str:
+def sea_rows(cells: list[dict[str, Any]]) -> list[list[str]]:
     """The visible cells as a small map: three letters a cell, octopuses with their arrow."""
-    if not cells:
-        return "(no cells)"
     xs = [c["x"] for c in cells]
     ys = [c["y"] for c in cells]
     at = {(c["x"], c["y"]): c for c in cells}
@@ -138,18 +156,22 @@ def sea_picture(cells: list[dict[str, Any]]) -> str:
             else:
                 row.append("gul" if cell["content"] == "seagull" else cell["content"][:3])
         rows.append(row)
-    return grid(rows)
+    return rows
 
 
-def mediterraneo_plays_table(report: dict[str, Any]) -> str:
+def sea_picture(cells: list[dict[str, Any]]) -> str:
+    return grid(sea_rows(cells)) if cells else "(no cells)"
+
+
+def mediterraneo_plays_layout(report: dict[str, Any]) -> Layout:
     cells = report["visible_cells"]
-    return (
-        f"All {report['plays']} plays keep the placement rules. The sea seen from above "
-        f"({len(cells)} cells):\n\n" + sea_picture(cells)
+    intro = (
+        f"All {report['plays']} plays keep the placement rules. The sea seen from above ({len(cells)} cells):"
     )
+    return [intro, "", Rows(sea_rows(cells)) if cells else "(no cells)"]
 
 
-def mediterraneo_match_table(report: dict[str, Any]) -> str:
+def mediterraneo_match_layout(report: dict[str, Any]) -> Layout:
     players = report["players"]
     rows = [["Round", "First"] + players]
     for r in report["rounds"]:
@@ -158,14 +180,14 @@ def mediterraneo_match_table(report: dict[str, Any]) -> str:
         ]
         rows.append([str(r["round"]), r["first"]] + marks)
     rows.append(["Rounds won", ""] + [str(report["rounds_won"][p]) for p in players])
-    lines = [grid(rows), ""]
+    lines: Layout = [Rows(rows), ""]
     for c in report["removed"]:
         lines.append(f"Card {c['card']} ({c['player']}) left the game in round {c['round']}: {c['reason']}")
     if report["winner"]:
         lines.append(f"Match winner: {report['winner']}")
     else:
         lines.append(f"Next round starts with {report['first_next_round']}")
-    return "\n".join(lines)
+    return lines
 
 
 def status_line(report: dict[str, Any]) -> str:
@@ -176,13 +198,129 @@ def status_line(report: dict[str, Any]) -> str:
     return f"status: {report['status']} ({n} reading{'' if n == 1 else 's'} to check)"
 
 
-def report_table(report: dict[str, Any]) -> str:
-    """The table for any report."""
+def report_layout(report: dict[str, Any]) -> Layout:
+    """The table of any report."""
     if report["game"] == "mondo":
-        table = mondo_game_table(report) if "turns" in report else mondo_turn_table(report)
-        return table + ("\n" + status_line(report) if "status" in report else "")
+        layout = mondo_game_layout(report) if "turns" in report else mondo_turn_layout(report)
+        return layout + ([status_line(report)] if "status" in report else [])
     if "species" in report:
-        return mediterraneo_sea_table(report)
+        return mediterraneo_sea_layout(report)
     if "legal" in report:
-        return mediterraneo_plays_table(report)
-    return mediterraneo_match_table(report)
+        return mediterraneo_plays_layout(report)
+    return mediterraneo_match_layout(report)
+
+
+def plain(layout: Layout) -> str:
+    return "\n".join(grid(item.rows) if isinstance(item, Rows) else item for item in layout)
+
+
+def report_table(report: dict[str, Any]) -> str:
+    """The table of any report as plain text."""
+    return plain(report_layout(report))
+
+
+# ------------------------------------------------------------- what is printed after the table
+
+
+def check_lines(report: dict[str, Any]) -> list[str]:
+    """The report's flags as they come; a flag that has a check gets the total with its second reading."""
+    totals = {}
+    for check in report.get("checks") or []:
+        text, total = check.get("text"), check.get("total_if_second")
+        if isinstance(text, str) and " — if " in text and total is not None:
+            condition = text.rsplit(" — ", 1)[1].split(":", 1)[0]
+            totals[text] = f"{condition}: total {total}"
+    lines = []
+    for flag in report.get("flags", []):
+        lines.append(f"  {flag}")
+        if flag in totals:
+            lines.append(f"      {totals[flag]}")
+    return lines
+
+
+def after_table(report: dict[str, Any]) -> list[str]:
+    """Flags (with their what-ifs), notes and the reading time, each a line."""
+    lines = check_lines(report)
+    lines += [f"note: {note}" for note in report.get("notes", [])]
+    t = report.get("timing_ms", {})
+    if {"total", "decode", "locate", "model"} <= set(t):
+        lines.append(
+            f"read in {t['total']:.0f} ms (decode {t['decode']:.0f}, locate {t['locate']:.0f}, "
+            f"tiles {t['model']:.0f})"
+        )
+    return lines
+
+
+# -------------------------------------------------------------------------------------- output
+
+
+def colour_wanted(stream: TextIO) -> bool:
+    """Colour and rich tables only on a terminal, and never under NO_COLOR (https://no-color.org)."""
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty and isatty())
+    except ValueError:  # a closed stream
+        return False
+
+
+def show(layout: Layout, stream: TextIO | None = None) -> None:
+    """Print a layout: plain text, or with rich on a terminal."""
+    stream = stream or sys.stdout
+    if not colour_wanted(stream):
+        print(plain(layout), file=stream)
+        return
+    from rich.console import Console
+
+    console = Console(file=stream, highlight=False)
+    for item in layout:
+        console.print(_rich_table(item.rows) if isinstance(item, Rows) else _rich_text(item))
+
+
+def show_report(report: dict[str, Any], stream: TextIO | None = None) -> None:
+    """A report's table, then its flags, notes and timing."""
+    show(report_layout(report) + after_table(report), stream)
+
+
+FINAL_ROWS = ("Sum", "Total", "Rounds won")
+
+
+def _rich_table(rows: list[list[str]]):
+    from rich import box
+    from rich.table import Table
+
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    for i, title in enumerate(rows[0]):
+        table.add_column(title, justify="left" if i == 0 else "right", header_style="bold")
+    body = rows[1:]
+    for n, row in enumerate(body):
+        final = row[0] in FINAL_ROWS
+        before_final = n + 1 < len(body) and body[n + 1][0] in FINAL_ROWS
+        table.add_row(*(_rich_cell(cell, final, i) for i, cell in enumerate(row)), end_section=before_final)
+    return table
+
+
+def _rich_cell(cell: str, final: bool, column: int):
+    from rich.text import Text
+
+    style = "bold" if final else ""
+    if column and cell[:1] == "+" and cell[1:].isdigit():
+        style += " green"
+    elif column and cell[:1] == "-" and cell[1:].isdigit():
+        style += " red"
+    return Text(cell, style=style.strip())
+
+
+def _rich_text(line: str):
+    from rich.text import Text
+
+    if line.startswith("status: ok"):
+        return Text(line, style="bold green")
+    if line.startswith("status:"):
+        return Text(line, style="bold yellow")
+    if line.startswith("  "):  # a flag: a reading to check
+        return Text(line, style="yellow")
+    if line.startswith("note:"):
+        return Text(line, style="cyan")
+    return Text(line)

@@ -111,13 +111,12 @@ def test_one_bad_file_does_not_stop_the_others(root, tmp_path, capsys):
     assert "+25" in out and "bad.json" in err
 
 
-def test_usage_errors_exit_2(capsys):
-    with pytest.raises(SystemExit) as exit_info:
-        main(["score"])
-    assert exit_info.value.code == 2
-    with pytest.raises(SystemExit) as exit_info:
-        main(["frobnicate"])
-    assert exit_info.value.code == 2
+def test_usage_errors_exit_2_scoped_to_the_command(capsys):
+    code, out, err = run(capsys, "score")
+    assert code == 2 and out == ""
+    assert "Usage: scorecam score [OPTIONS] FILE..." in err and "Missing argument 'FILE...'" in err
+    code, _, err = run(capsys, "frobnicate")
+    assert code == 2 and "No such command 'frobnicate'" in err
 
 
 def test_the_console_script_prints_no_traceback(tmp_path):

@@ -1,0 +1,47 @@
+"""`scorecam eval DIR`: measure the photo reader on simulated photos with their truth."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from scorecam.commands.options import json_switch, refuse_folder_inputs
+
+
+@click.command("eval", short_help="measure the photo reader on simulated photos with truth")
+@click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path), metavar="DIR")
+@click.option(
+    "--out",
+    "-o",
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="FILE",
+    help="also write the figures as JSON to FILE",
+)
+@json_switch("the figures (instead of the table)")
+@click.option("--limit", "-n", type=click.IntRange(min=1), metavar="N", help="only the first N photos")
+def evaluate(folder: Path, out: Path | None, as_json: bool, limit: int | None):
+    """Read every Mondo photo under DIR that has a truth JSON beside it (scorecam synth writes them)
+    and report islands found, per-head accuracy, islands read exactly, exact scores (with and
+    without the catalog), wrong scores left unflagged, right scores flagged, the median time per
+    photo, and the figures per condition of the simulated world."""
+    from scorecam.errors import Exit, InputError
+    from scorecam.evaluate import eval_table
+    from scorecam.evaluate import evaluate as measure
+    from scorecam.photos import BOARD_SUFFIXES, PHOTO_SUFFIXES
+
+    if out is not None:
+        refuse_folder_inputs("--out", out, folder, PHOTO_SUFFIXES | BOARD_SUFFIXES)
+    try:
+        result = measure(folder, limit=limit)
+    except ValueError as error:
+        raise InputError(str(folder), str(error).replace(f" under {folder}", ""), Exit.NO_BOARD) from None
+    if as_json:
+        click.echo(json.dumps(result, indent=1))
+    else:
+        click.echo(eval_table(result))
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(result, indent=1) + "\n")
+    return int(Exit.SCORED)
