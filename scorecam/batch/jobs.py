@@ -1,0 +1,88 @@
+"""Finding the work in a folder: lone files, turns (a sub-folder of several photos), and links that
+lead nowhere (recorded, never skipped)."""
+
+from __future__ import annotations
+
+import errno
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from scorecam.photos import BOARD_SUFFIXES, PHOTO_SUFFIXES
+
+WANTED = PHOTO_SUFFIXES | BOARD_SUFFIXES
+
+
+@dataclass(frozen=True)
+class Job:
+    """One unit of batch work: a lone file, or the photos of one turn."""
+
+    turn: str  # "" for a lone file; else the turn's folder, relative to the batch folder
+    files: tuple[Path, ...]
+    problem: str = ""  # known to fail from the start (a link loop, a folder that cannot be listed)
+
+    @property
+    def source(self) -> str:
+        """What the output calls this job: the file, or the turn's folder (resume matches on it)."""
+        return str(self.files[0].parent if self.turn else self.files[0])
+
+
+def find_jobs(folder: Path) -> list[Job]:
+    """The jobs under ``folder`` in a fixed order (by name), so every run writes the same files."""
+    return list(_walk(folder, folder, frozenset({_identity(folder)}), top=True))
+
+
+def _walk(folder: Path, root: Path, ancestors: frozenset, *, top: bool):
+    try:
+        entries = sorted(folder.iterdir())
+    except OSError as error:
+        yield Job("", (folder,), f"cannot list the folder ({error.strerror or error})")
+        return
+    photos = [p for p in entries if p.suffix.lower() in PHOTO_SUFFIXES and _file_or_broken(p)]
+    is_turn = not top and len(photos) > 1
+    if is_turn:
+        yield Job(folder.relative_to(root).as_posix(), tuple(photos))
+    for path in entries:
+        if is_turn and path in photos:
+            continue
+        problem = link_problem(path)
+        if problem:
+            yield Job("", (path,), problem)
+        elif path.is_dir():
+            identity = _identity(path)
+            if identity in ancestors:
+                yield Job("", (path,), "link loop (it leads back to a folder that contains it)")
+            else:
+                yield from _walk(path, root, ancestors | {identity}, top=False)
+        elif path.suffix.lower() in WANTED and not _is_truth(path):
+            yield Job("", (path,), "" if path.is_file() else "not a regular file")
+
+
+def link_problem(path: Path) -> str:
+    """Why a symbolic link cannot be followed ("" for a good link or no link)."""
+    if not path.is_symlink():
+        return ""
+    try:
+        os.stat(path)
+    except FileNotFoundError:
+        return f"dangling link (it points to {os.readlink(path)}, which does not exist)"
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            return "link loop (the link leads back to itself)"
+        return f"cannot follow the link ({error.strerror or error})"
+    return ""
+
+
+def _file_or_broken(path: Path) -> bool:
+    """A turn's photo: a file, or a broken link where a photo should be (that player's photo fails)."""
+    return path.is_file() or bool(link_problem(path))
+
+
+def _identity(path: Path) -> tuple[int, int]:
+    info = os.stat(path)
+    return info.st_dev, info.st_ino
+
+
+def _is_truth(path: Path) -> bool:
+    """A simulator's truth JSON beside its photo is not a board to score."""
+    return path.suffix == ".json" and any(path.with_suffix(s).exists() for s in PHOTO_SUFFIXES)

@@ -1,0 +1,60 @@
+"""`scorecam batch --ray`: the same work on Ray Data, the same files as one process (issue 13).
+Slow: a local Ray instance takes seconds to start."""
+
+import json
+import shutil
+import sys
+
+import pytest
+
+from scorecam.batch import run_batch
+from scorecam.errors import Exit, InputError
+
+
+def without_timing(value):
+    if isinstance(value, dict):
+        return {k: without_timing(v) for k, v in value.items() if k != "timing_ms"}
+    if isinstance(value, list):
+        return [without_timing(v) for v in value]
+    return value
+
+
+def lines_of(path):
+    return [without_timing(json.loads(line)) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+@pytest.mark.slow
+def test_ray_writes_the_files_of_one_process(root, tmp_path):
+    import ray  # the `ray` extra: `make test-slow` installs it
+
+    folder = tmp_path / "in"
+    turn = folder / "table-1"
+    turn.mkdir(parents=True)
+    photos = sorted((root / "samples/mondo").glob("*.jpg"))
+    shutil.copy(photos[0], turn / "Kathrin.jpg")
+    shutil.copy(photos[2], turn / "Peter.jpg")
+    (turn / "first.txt").write_text("Peter\n")
+    shutil.copy(photos[3], folder / "alone.jpg")
+    for board in sorted((root / "samples/boards").glob("*.json")):
+        shutil.copy(board, folder / board.name)
+    (folder / "broken.json").write_text("{")
+    (folder / "junk.jpg").write_bytes(b"junk")
+    one = run_batch(folder, tmp_path / "one.csv", None, jobs=1)
+    ray.init(num_cpus=2, include_dashboard=False)
+    try:
+        on_ray = run_batch(folder, tmp_path / "ray.csv", None, ray="auto")
+    finally:
+        ray.shutdown()
+    assert on_ray == one and one.inputs_failed == 2 and one.players_scored >= 12
+    assert (tmp_path / "ray.csv").read_bytes() == (tmp_path / "one.csv").read_bytes()
+    assert lines_of(tmp_path / "ray.jsonl") == lines_of(tmp_path / "one.jsonl")
+
+
+def test_ray_missing_is_a_one_line_usage_error(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if the extra were not installed
+    (tmp_path / "in").mkdir()
+    with pytest.raises(InputError) as refused:
+        run_batch(tmp_path / "in", tmp_path / "out.csv", None, ray="auto")
+    assert refused.value.code == Exit.USAGE
+    assert "pip install 'scorecam[ray]'" in str(refused.value) and "\n" not in str(refused.value)
+    assert not (tmp_path / "out.csv").exists()
