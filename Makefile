@@ -1,4 +1,5 @@
 # scorecam: `make demo` and `make test` work on a fresh clone (they set up .venv first).
+# .venv is built with PYTHON (3.11 or newer); `make PYTHON=python3.12 ...` picks another one.
 PYTHON ?= python3
 VENV := .venv
 MODELS ?= models
@@ -7,18 +8,50 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TRAIN_STAMP := $(VENV)/.installed-train
 
-.PHONY: setup demo test test-slow lint clean samples kits contact-sheets bench-synth model-mondo eval-mondo eval-stress eval-unseen bench-read
+# An interpreter's identity, "3.11.7 /real/path/python3.11" (a venv's names the Python it was made from).
+PY_ID := import os, sys; print("%d.%d.%d" % sys.version_info[:3], os.path.realpath(sys._base_executable))
+BUILT_ID := $(shell cat $(STAMP) 2>/dev/null)
+VENV_ID := $(shell $(BIN)/python -c '$(PY_ID)' 2>/dev/null)
+ifeq ($(wildcard $(STAMP)),)
+  REBUILD := .venv was never finished
+else ifeq ($(BUILT_ID),)
+  BUILT_ID := $(VENV_ID)# a finished .venv of an older Makefile (an empty stamp): keep it while it runs
+endif
+ifndef REBUILD
+  ifneq ($(BUILT_ID),$(VENV_ID))
+    REBUILD := .venv was built by Python $(BUILT_ID) but $(if $(VENV_ID),now runs $(VENV_ID),no longer runs)
+  else ifneq ($(origin PYTHON),file)
+    ifneq ($(shell $(PYTHON) -c '$(PY_ID)' 2>/dev/null),$(BUILT_ID))
+      REBUILD := .venv was built by Python $(BUILT_ID), not by PYTHON=$(PYTHON)
+    endif
+  endif
+endif
+# Says which Python PYTHON is, and fails below 3.11 (it runs on Python 2 as well, to say so).
+PY_VERSION := import sys; print("Python %s at %s" % (sys.version.split()[0], sys.executable)); sys.exit(sys.version_info < (3, 11))
+PY_TOO_OLD = make: scorecam needs Python 3.11 or newer, but PYTHON=$(PYTHON) is $${found:-not a Python that runs}; \
+	pick another with: make PYTHON=python3.12 $(or $(MAKECMDGOALS),setup)
+
+.PHONY: setup demo test test-slow lint clean samples kits contact-sheets bench-synth model-mondo eval-mondo eval-stress eval-unseen bench-read bench-start bench-batch
 
 setup: $(STAMP)
 
-$(STAMP): pyproject.toml
+# A .venv that was never finished (a failed earlier attempt), no longer runs, or was built by another
+# Python than PYTHON is made again from scratch; otherwise a changed pyproject.toml only reinstalls.
+$(STAMP): pyproject.toml $(if $(REBUILD),FORCE)
+ifdef REBUILD
+	@found=$$($(PYTHON) -c '$(PY_VERSION)' 2>/dev/null) || { echo "$(PY_TOO_OLD)"; exit 1; }
+	@echo "($(REBUILD): making it with $(PYTHON))"
+	rm -rf $(VENV)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
+endif
 	$(BIN)/pip install --quiet -e '.[test]'
-	touch $(STAMP)
+	$(BIN)/python -c '$(PY_ID)' > $(STAMP)
+
+FORCE:
 
 $(TRAIN_STAMP): $(STAMP)
-	$(BIN)/pip install --quiet -e '.[test,train]'
+	$(BIN)/pip install --quiet -e '.[test,train,ray]'
 	touch $(TRAIN_STAMP)
 
 demo: $(STAMP)
@@ -73,13 +106,13 @@ model-mondo: $(TRAIN_STAMP)
 # The figures of models/README.md: 500 held-out 12 MP photos (seed 9001, never used in training).
 eval-mondo: $(STAMP)
 	$(BIN)/scorecam synth mondo --n 500 --seed 9003 --out build/heldout-mondo-9003 --jobs 2
-	$(BIN)/scorecam eval build/heldout-mondo-9003 --json build/eval-mondo.json
+	$(BIN)/scorecam eval build/heldout-mondo-9003 --out build/eval-mondo.json
 
 # The stress set: every condition from its hard end (seed 9501, never used in training); the
 # figures per condition, wrong-and-unflagged beside exact.
 eval-stress: $(STAMP)
 	$(BIN)/scorecam synth mondo --n 500 --seed 9501 --stress --out build/stress-mondo --jobs 2
-	$(BIN)/scorecam eval build/stress-mondo --json build/eval-stress.json
+	$(BIN)/scorecam eval build/stress-mondo --out build/eval-stress.json
 
 # A table the reader never saw: both models trained without one whole table family (folded and
 # rippled tablecloths; build/models-unseen, not shipped), measured on photos of that family alone.
@@ -87,11 +120,19 @@ UNSEEN := tablecloth
 eval-unseen: $(TRAIN_STAMP)
 	$(MAKE) model-mondo MODELS=build/models-unseen TRAIN_ARGS=--exclude-tables=$(UNSEEN)
 	$(BIN)/scorecam synth mondo --n 500 --seed 9701 --tables $(UNSEEN) --out build/unseen-mondo --jobs 2
-	SCORECAM_MODELS=build/models-unseen $(BIN)/scorecam eval build/unseen-mondo --json build/eval-unseen.json
+	SCORECAM_MODELS=build/models-unseen $(BIN)/scorecam eval build/unseen-mondo --out build/eval-unseen.json
 
 # Whole-photo reading time and its ratio to decoding the same 12 MP photo with OpenCV.
 bench-read: $(STAMP)
 	$(BIN)/python -m vision.mondo.bench_read
+
+# Whole-process time of `scorecam score photo.jpg` (start to printed table) and the imports it pays.
+bench-start: $(STAMP)
+	$(BIN)/python -m scorecam.bench_start
+
+# Batch throughput: photos/s with --jobs 2 against one process on the same photos, and the ratio.
+bench-batch: $(STAMP)
+	$(BIN)/python -m scorecam.bench_batch
 
 lint: $(STAMP)
 	$(BIN)/ruff check --fix .

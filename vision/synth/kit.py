@@ -1,8 +1,12 @@
 """Printable kits: scorecam's own edition of each game, as PNG faces, PDF cut sheets and a manifest.
 
 ``write_kit("mondo", out_dir)`` writes one PNG per component face at 300 dpi in its canonical
-orientation, ``<game>-kit.pdf`` (A4 cut sheets: all fronts, then all backs laid out for double-sided
-printing, flipped on the long edge) and ``manifest.json`` in DESIGN.md's format.
+orientation, ``<game>-kit.pdf`` and ``manifest.json`` in DESIGN.md's format.
+
+The PDF is A4 vector pages: every face is its PNG placed at its true size in millimetres, with thin
+vector cut marks at its corners, outside the face, in the gutters between faces. Each sheet of
+fronts is followed by the sheet of the same components' backs, each back at the mirrored position,
+so that printed double-sided at 100 % and flipped on the long edge every back lies behind its front.
 """
 
 from __future__ import annotations
@@ -10,11 +14,11 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
-from PIL import Image
 
 from vision.synth.catalog import load_catalog
 
@@ -57,55 +61,103 @@ def manifest(catalog: dict) -> dict:
     return {k: out[k] for k in keys} | {"components": out["components"]}
 
 
+MARGIN_MM = 10.0  # at least this much white paper around the faces: printers do not reach the edge
+GUTTER_MM = 3.0  # between neighbouring faces, where the cut marks lie
+MARK_GAP_MM = 0.5  # a cut mark starts this far from its face's corner ...
+MARK_MM = 2.0  # ... and is this long, so it ends 0.5 mm short of the neighbouring face
+MARK_WIDTH_MM = 0.1
+LABEL_PT = 7
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where one face lies on the PDF: its page (0-based) and its rectangle in mm from the top left."""
+
+    component: int  # index into the catalog's components
+    face: str  # "front" or "back"
+    page: int
+    x_mm: float
+    y_mm: float
+    w_mm: float
+    h_mm: float
+
+
 def sheet_layout(size_mm: tuple[float, float], page_mm: tuple[float, float] = A4_MM) -> tuple[int, int]:
-    """How many components fit on a page as (columns, rows), with at least 10 mm margins."""
-    cols = int((page_mm[0] - 20) // size_mm[0])
-    rows = int((page_mm[1] - 20) // size_mm[1])
+    """How many components fit on a page as (columns, rows), with the margins and gutters kept."""
+    cols = int((page_mm[0] - 2 * MARGIN_MM + GUTTER_MM) // (size_mm[0] + GUTTER_MM))
+    rows = int((page_mm[1] - 2 * MARGIN_MM + GUTTER_MM) // (size_mm[1] + GUTTER_MM))
+    if cols < 1 or rows < 1:
+        raise ValueError(f"a {size_mm[0]} x {size_mm[1]} mm component does not fit on a {page_mm} mm page")
     return cols, rows
 
 
-def cut_sheets(images: list[tuple[np.ndarray, np.ndarray]], size_mm: tuple[float, float], title: str) -> list:
-    """A4 pages at 300 dpi: pages of fronts, each followed by the page of the same components' backs.
+def face_placements(
+    count: int, size_mm: tuple[float, float], page_mm: tuple[float, float] = A4_MM
+) -> list[Placement]:
+    """Every face of ``count`` components on the pages: for each sheet a page of fronts, then its backs.
 
-    Back pages mirror the column order so that, printed double-sided and flipped on the long edge,
-    every back lands behind its front. Cut lines run across the whole page at every boundary.
+    The grid is centred on the page. A back lies at its front's position mirrored about the page's
+    vertical centre line (x -> page width - x - width), which is where a long-edge flip puts it.
     """
-    cols, rows = sheet_layout(size_mm)
-    per_page = cols * rows
-    page_px = (round(A4_MM[0] * PX_PER_MM), round(A4_MM[1] * PX_PER_MM))
-    w_px, h_px = round(size_mm[0] * PX_PER_MM), round(size_mm[1] * PX_PER_MM)
-    x0 = (page_px[0] - cols * w_px) // 2
-    y0 = (page_px[1] - rows * h_px) // 2
-    n_sheets = (len(images) + per_page - 1) // per_page
-    pages = []
-    for sheet in range(n_sheets):
-        batch = images[sheet * per_page : (sheet + 1) * per_page]
-        for side, face_index in (("fronts", 0), ("backs", 1)):
-            page = np.full((page_px[1], page_px[0], 3), 255, np.uint8)
-            for i, faces in enumerate(batch):
-                row, col = divmod(i, cols)
-                if side == "backs":
-                    col = cols - 1 - col
-                x, y = x0 + col * w_px, y0 + row * h_px
-                page[y : y + h_px, x : x + w_px] = cv2.resize(faces[face_index], (w_px, h_px))
-            grey = (150, 150, 150)
-            for c in range(cols + 1):
-                cv2.line(page, (x0 + c * w_px, 0), (x0 + c * w_px, page_px[1]), grey, 1)
-            for r in range(rows + 1):
-                cv2.line(page, (0, y0 + r * h_px), (page_px[0], y0 + r * h_px), grey, 1)
-            label = f"{title}: sheet {sheet + 1} of {n_sheets}, {side}. Print at 100%, double-sided, flip on long edge."
-            cv2.putText(
-                page,
-                label,
-                (x0, page_px[1] - 40),
-                cv2.FONT_HERSHEY_SIMPLEX,
-                1.0,
-                (90, 90, 90),
-                2,
-                cv2.LINE_AA,
-            )
-            pages.append(Image.fromarray(cv2.cvtColor(page, cv2.COLOR_BGR2RGB)))
-    return pages
+    cols, rows = sheet_layout(size_mm, page_mm)
+    w, h = size_mm
+    x0 = (page_mm[0] - (cols * w + (cols - 1) * GUTTER_MM)) / 2
+    y0 = (page_mm[1] - (rows * h + (rows - 1) * GUTTER_MM)) / 2
+    placements = []
+    for index in range(count):
+        sheet, slot = divmod(index, cols * rows)
+        row, col = divmod(slot, cols)
+        x, y = x0 + col * (w + GUTTER_MM), y0 + row * (h + GUTTER_MM)
+        placements.append(Placement(index, "front", 2 * sheet, x, y, w, h))
+        placements.append(Placement(index, "back", 2 * sheet + 1, page_mm[0] - x - w, y, w, h))
+    return sorted(placements, key=lambda p: (p.page, p.component))
+
+
+def cut_marks(placement: Placement) -> list[tuple[float, float, float, float]]:
+    """The face's cut marks as (x1, y1, x2, y2) segments in mm: at each corner, one along each edge's
+    line, pointing away from the face, so a cut from mark to mark follows the edge."""
+    left, top = placement.x_mm, placement.y_mm
+    right, bottom = left + placement.w_mm, top + placement.h_mm
+    near, far = MARK_GAP_MM, MARK_GAP_MM + MARK_MM
+    marks = []
+    for x, dx in ((left, -1), (right, 1)):
+        for y, dy in ((top, -1), (bottom, 1)):
+            marks.append((x + dx * near, y, x + dx * far, y))  # along the horizontal edge
+            marks.append((x, y + dy * near, x, y + dy * far))  # along the vertical edge
+    return marks
+
+
+def write_cut_sheets(
+    path: Path, placements: list[Placement], images: list[tuple[Path, Path]], title: str
+) -> None:
+    """The PDF: A4 pages, each face's PNG at its placement, vector cut marks, a line of instructions."""
+    from fpdf import FPDF  # only writing a kit needs it
+
+    pdf = FPDF(orientation="portrait", unit="mm", format="A4")
+    pdf.set_auto_page_break(False)
+    pdf.set_title(title)
+    pdf.set_creator("scorecam")
+    pages = max(p.page for p in placements) + 1
+    for page in range(pages):
+        pdf.add_page()
+        on_page = [p for p in placements if p.page == page]
+        for placement in on_page:
+            image = images[placement.component][FACES.index(placement.face)]
+            pdf.image(str(image), x=placement.x_mm, y=placement.y_mm, w=placement.w_mm, h=placement.h_mm)
+        pdf.set_draw_color(0, 0, 0)
+        pdf.set_line_width(MARK_WIDTH_MM)
+        for placement in on_page:
+            for x1, y1, x2, y2 in cut_marks(placement):
+                pdf.line(x1, y1, x2, y2)
+        side = "fronts" if page % 2 == 0 else "backs"
+        label = (
+            f"{title}: sheet {page // 2 + 1} of {pages // 2}, {side}. "
+            "Print at 100 % (actual size), double-sided, flip on the long edge; cut from mark to mark."
+        )
+        pdf.set_font("helvetica", size=LABEL_PT)
+        pdf.set_text_color(90, 90, 90)
+        pdf.text(MARGIN_MM, pdf.h - MARGIN_MM / 2, label)
+    pdf.output(str(path))
 
 
 def write_kit(game: str, out_dir: Path, progress: Callable[[int, int], None] | None = None) -> Path:
@@ -119,15 +171,15 @@ def write_kit(game: str, out_dir: Path, progress: Callable[[int, int], None] | N
     for n, component in enumerate(components):
         faces = []
         for face in FACES:
-            image = render(component, face, PX_PER_MM)
-            cv2.imwrite(str(out_dir / f"{component['id']}-{face}.png"), image)
-            faces.append(image)
+            path = out_dir / f"{component['id']}-{face}.png"
+            cv2.imwrite(str(path), render(component, face, PX_PER_MM))
+            faces.append(path)
         images.append((faces[0], faces[1]))
         if progress:
             progress(n + 1, len(components))
-    title = {"mondo": "scorecam Mondo kit", "mediterraneo": "scorecam Mediterraneo kit"}[game]
-    pages = cut_sheets(images, size_mm, title)
-    pages[0].save(out_dir / f"{game}-kit.pdf", save_all=True, append_images=pages[1:], resolution=DPI)
+    title = {"mondo": "scorecam Mondo kit", "mediterraneo": "scorecam Mediterráneo kit"}[game]
+    placements = face_placements(len(components), size_mm)
+    write_cut_sheets(out_dir / f"{game}-kit.pdf", placements, images, title)
     path = out_dir / "manifest.json"
     path.write_text(json.dumps(manifest(catalog), indent=1) + "\n")
     return path

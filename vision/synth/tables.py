@@ -19,7 +19,7 @@ The families (`TABLE_KINDS`, the same tuple as `vision.synth.world.TABLE_FAMILIE
 - ``tiled``: ceramic or stone tiles of 50-300 mm in a square or brick lattice with grout lines; a third
   of them are 40-60 mm, as big as the game's own tiles (the island locator's hard case);
 - ``paper``: newspaper columns, maps and posters lying on the table, some sheets on top of others;
-- ``photo``: bundled scikit-image photographs (brick, grass, gravel, the moon as pitted stone), tinted;
+- ``photo``: bundled photographs (brick, grass, gravel, the moon as pitted stone; `textures/`), tinted;
 - ``noise``: fractal noise with random octave weights, as shading, a two-colour mix or blotches.
 
 Colours are drawn from all hues so that a reader trained on these tables keys on the structure of the
@@ -33,6 +33,7 @@ from __future__ import annotations
 import colorsys
 import functools
 import math
+from importlib import resources
 
 import cv2
 import numpy as np
@@ -1269,10 +1270,11 @@ def _noise(rng: np.random.Generator, h: int, w: int, p: float, terrain: bool) ->
 
 # ---------------------------------------------------------------------------------------------- photographs
 
-# (name, tiling, mm per source pixel range). Only images bundled with scikit-image that load without a
-# download (no pooch). Brick is regular, so it is mirror-tiled; the stochastic ones (grass, gravel, the
-# moon's surface as pitted stone) are splatted from random patches, which hides any repeat. The coffee and
-# chelsea photos were tried: their wood/fur patches are too small to tile without obvious repeats.
+# (name, tiling, mm per source pixel range). Grey photographs from scikit-image's sample data, bundled
+# unchanged as lossless PNGs in textures/ (sources and licences in textures/README.md). Brick is regular, so
+# it is mirror-tiled; the stochastic ones (grass, gravel, the moon's surface as pitted stone) are splatted
+# from random patches, which hides any repeat. scikit-image's coffee and chelsea photos were tried: their
+# wood/fur patches are too small to tile without obvious repeats.
 _PHOTOS: tuple[tuple[str, str, tuple[float, float]], ...] = (
     ("brick", "mirror", (0.35, 1.0)),
     ("grass", "splat", (0.25, 0.6)),
@@ -1283,12 +1285,9 @@ _PHOTOS: tuple[tuple[str, str, tuple[float, float]], ...] = (
 
 @functools.cache
 def _photo_source(name: str) -> np.ndarray:
-    """A bundled scikit-image photo as grey uint8 (all the usable ones are grey)."""
-    from skimage import data  # local import: only this table kind needs scikit-image
-
-    img = np.asarray(getattr(data, name)())
-    if img.ndim == 3:
-        img = cv2.cvtColor(np.ascontiguousarray(img[..., :3]), cv2.COLOR_RGB2GRAY)
+    """A bundled photo (textures/NAME.png) as grey uint8."""
+    data = (resources.files("vision.synth") / "textures" / f"{name}.png").read_bytes()
+    img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_GRAYSCALE)
     if name == "moon":  # the frame's dark border is not surface
         img = img[40:470, 40:470]
     img = np.ascontiguousarray(img)
