@@ -14,6 +14,8 @@ import sys
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from scoring.sides import SIDE_WORDS
+
 
 @dataclass(frozen=True)
 class Rows:
@@ -71,7 +73,10 @@ def mondo_player_note(p: dict[str, Any]) -> str:
     """One line that says where the points come from, in the rulebook's words."""
     d = p["details"]
     if not p["valid"]:
-        edges = "; ".join(f"({e['row']}, {e['col']}) {e['side']}: {e['why']}" for e in d["invalid_edges"][:3])
+        edges = "; ".join(
+            f"row {e['row'] + 1}, tile {e['col'] + 1}, {SIDE_WORDS.get(e['side'], e['side'])} edge: {e['why']}"
+            for e in d["invalid_edges"][:3]
+        )  # counted from 1, as the picture labels them
         more = f" and {len(d['invalid_edges']) - 3} more" if len(d["invalid_edges"]) > 3 else ""
         return f"{p['name']}: invalid island, 0 points ({edges}{more})"
     counts = d["scoring_landscapes_by_terrain"]
@@ -223,19 +228,14 @@ def report_table(report: dict[str, Any]) -> str:
 
 
 def check_lines(report: dict[str, Any]) -> list[str]:
-    """The report's flags as they come; a flag that has a check gets the total with its second reading."""
+    """The report's flags as they come; a flag whose second reading changes the score ends with the
+    total it would give (the flag itself already says by how much)."""
     totals = {}
     for check in report.get("checks") or []:
-        text, total = check.get("text"), check.get("total_if_second")
-        if isinstance(text, str) and " — if " in text and total is not None:
-            condition = text.rsplit(" — ", 1)[1].split(":", 1)[0]
-            totals[text] = f"{condition}: total {total}"
-    lines = []
-    for flag in report.get("flags", []):
-        lines.append(f"  {flag}")
-        if flag in totals:
-            lines.append(f"      {totals[flag]}")
-    return lines
+        text, total, change = check.get("text"), check.get("total_if_second"), check.get("change")
+        if isinstance(text, str) and total is not None and change:
+            totals[text] = f" (total {total})"
+    return [f"  {flag}{totals.get(flag, '')}" for flag in report.get("flags", [])]
 
 
 def after_table(report: dict[str, Any]) -> list[str]:

@@ -243,16 +243,20 @@ def test_no_escape_codes_when_piped_or_under_no_color(root, monkeypatch, capsys)
     assert code == 0 and "\x1b" not in out and "Sum" in out
 
 
-def test_each_flag_with_a_check_says_the_total_with_its_second_reading():
+def test_each_flag_whose_second_reading_changes_the_score_says_the_total_it_would_give():
     flag = "Row 1, tile 2: is the right edge forest or plains? (61% / 37%) — if plains: +2 points"
+    same = "Row 2, tile 1: is the top edge forest or plains? (55% / 45%) — if plains: no change to the score"
     report = {
-        "flags": ["the island's grid was guessed", flag],
-        "checks": [{"text": flag, "total_if_second": 27}],
+        "flags": ["the island's grid was guessed", flag, same],
+        "checks": [
+            {"text": flag, "total_if_second": 27, "change": 2},
+            {"text": same, "total_if_second": 25, "change": 0},
+        ],
     }
     assert check_lines(report) == [
         "  the island's grid was guessed",
-        f"  {flag}",
-        "      if plains: total 27",
+        f"  {flag} (total 27)",
+        f"  {same}",  # no change: the total would only repeat the score
     ]
     assert check_lines({"flags": [flag]}) == [f"  {flag}"]  # flags as they come
 

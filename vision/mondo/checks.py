@@ -18,9 +18,9 @@ from typing import Any
 
 from scoring.errors import BoardFormatError
 from scoring.mondo import Area, Island, Tile, score_turn, single_island_turn
+from scoring.sides import SIDE_WORDS
 from vision.mondo.heads import tile_from_labels, tile_labels
 
-SIDE_WORDS = {"N": "top", "E": "right", "S": "bottom", "W": "left"}
 # The head of a check that is about the whole tile: it fits no face of the kit.
 NO_KIT_TILE = "no_kit_tile"
 
