@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from scorecam.errors import Exit, InputError
+from scorecam.errors import Exit, InputError, printable_path
 from scoring.mondo import Island, island_to_json
 from vision.errors import PhotoError
 
@@ -80,7 +80,7 @@ def photo_additions(photo: PhotoIsland, score_ms: float) -> dict[str, Any]:
     timing["score"] = round(score_ms, 1)
     timing["total"] = round(sum(photo.timing_ms.values()) + score_ms, 1)
     return {
-        "source": str(photo.path),
+        "source": printable_path(photo.path),
         "board": island_to_json(photo.island),
         "flags": list(photo.reading.flags),
         "checks": [check.to_json() for check in photo.reading.checks],
@@ -97,7 +97,7 @@ def score_photo_file(
 
     photo = read_island_photo(path, grid=grid, use_catalog=use_catalog)
     start = time.perf_counter()
-    report = turn_score_to_json(score_turn(single_island_turn(path.stem, photo.island)))
+    report = turn_score_to_json(score_turn(single_island_turn(printable_path(path.stem), photo.island)))
     score_ms = (time.perf_counter() - start) * 1000
     return report | photo_additions(photo, score_ms), photo
 

@@ -18,9 +18,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from scoring import mediterraneo, mondo
-from scoring.errors import BoardFormatError
-from scoring.mediterraneo.sea import cell_to_json
+from scoring import mondo
+from scoring.errors import BoardFormatError, shown
 
 GAMES = ("mondo", "mediterraneo")
 
@@ -31,14 +30,14 @@ def board_kind(data: Any) -> str:
         raise BoardFormatError(f"a board must be a JSON object, not {type(data).__name__}")
     game = data.get("game")
     if game not in GAMES:
-        raise BoardFormatError(f"'game' must be one of {', '.join(GAMES)}, not {game!r}")
+        raise BoardFormatError(f"'game' must be one of {', '.join(GAMES)}, not {shown(game)}")
     kinds = {
         "mondo": {"grid": "island", "players": "turn", "turns": "game"},
         "mediterraneo": {"cells": "sea", "plays": "plays", "match": "match"},
     }[game]
     found = [kind for key, kind in kinds.items() if key in data]
     if len(found) != 1:
-        keys = ", ".join(repr(k) for k in kinds)
+        keys = ", ".join(shown(k) for k in kinds)
         raise BoardFormatError(f"a {game} board needs exactly one of {keys}")
     return f"{game}-{found[0]}"
 
@@ -53,6 +52,9 @@ def score_board(data: Any, name: str = "island") -> dict[str, Any]:
         return mondo.turn_score_to_json(mondo.score_turn(mondo.turn_from_json(data)))
     if kind == "mondo-game":
         return mondo.game_score_to_json(mondo.score_game(mondo.game_from_json(data)))
+    # imported here: a Mondo photo or board (the start-up that counts) never loads this engine
+    from scoring import mediterraneo
+
     if kind == "mediterraneo-sea":
         return mediterraneo.sea_report_to_json(mediterraneo.score_sea(mediterraneo.sea_from_json(data)))
     if kind == "mediterraneo-plays":
@@ -65,6 +67,9 @@ def _plays_report(data: Any) -> dict[str, Any]:
 
     An illegal play raises BoardFormatError naming the play and the rule it breaks.
     """
+    from scoring import mediterraneo
+    from scoring.mediterraneo.sea import cell_to_json
+
     table = mediterraneo.check_plays(mediterraneo.plays_from_json(data))
     cells = sorted(table.visible.values(), key=lambda hit: (hit[0].y, hit[0].x))
     return {

@@ -1,15 +1,28 @@
 """Reading photo files: checked, and decoded no larger than the readers need.
 
 JPEG decoding at 1/2, 1/4 or 1/8 scale happens inside libjpeg (IMREAD_REDUCED_*), so a 12 MP phone
-photo costs a fraction of a full decode. Every way a file can be wrong ends in a PhotoError with a
-reason a person understands, never in an OpenCV assertion.
+photo costs a fraction of a full decode. HEIC/HEIF (many phones' default) goes through pillow-heif,
+loaded only when such a file is met. Every way a file can be wrong ends in a PhotoError with a
+reason a person understands, never in an OpenCV assertion; what libjpeg, libtiff, OpenCV and Pillow
+say about a damaged file is caught (it never reaches the terminal around that one line) and becomes
+part of the reason, or a note on the photo when the decode still gave pixels.
 """
 
 from __future__ import annotations
 
 import io
+import os
+import re
+import stat
+import struct
+import sys
+import threading
+import warnings
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -18,6 +31,7 @@ from PIL import Image
 from vision.errors import PhotoError
 
 MAX_PIXELS = 200_000_000  # beyond this a file is no phone photo; refuse before decoding
+MAX_FILE_BYTES = 300_000_000  # a 200 MP photo as a JPEG or HEIC is far smaller; refuse before reading
 MIN_SIDE = 32  # smaller than this cannot show a board
 MAGIC = {
     b"\xff\xd8\xff": "JPEG",
@@ -27,6 +41,14 @@ MAGIC = {
     b"II*": "TIFF",
     b"MM\x00*": "TIFF",
 }
+KNOWN_FORMATS = "JPEG, PNG, HEIC, WebP, BMP or TIFF"
+# ISO-BMFF brands of HEIF still images (an ``ftyp`` box at offset 4 names one of them)
+HEIF_BRANDS = {b"heic", b"heix", b"heim", b"heis", b"hevc", b"hevx", b"hevm", b"hevs", b"mif1", b"msf1"}
+# TIFFs of measurements, not a photo's light: Pillow's mode, or the SampleFormat tag (339) of a kind
+# Pillow cannot even open (floating-point colour)
+MEASUREMENT_MODES = {"F": "floating-point", "I": "32-bit integer"}
+SAMPLE_FORMATS = {2: "signed integer", 3: "floating-point"}
+MESSAGE_CHARS = 120  # a library's message quoted in a reason
 
 # Pillow only reads headers here; the size check is MAX_PIXELS below, so its own bomb guard
 # (which would misname a huge photo "not an image") is switched off.
@@ -49,6 +71,9 @@ class Photo:
     # the whole decoded image of another format; finer views are kept once made.
     source: bytes | np.ndarray | None = field(default=None, repr=False)
     _finer: dict = field(default_factory=dict, repr=False)
+    # What the decoder said about damage it decoded through (e.g. "damaged JPEG data: premature end
+    # of data segment"): the pixels may be partly grey, so a reading from them deserves a look.
+    notes: tuple[str, ...] = ()
 
     def at_scale(self, scale: float) -> tuple[np.ndarray, float]:
         """The photo with at most `scale` full-size px per px where the file allows it, else as fine as
@@ -64,7 +89,7 @@ class Photo:
         if factor >= self.scale:
             return self.image, self.scale
         if factor not in self._finer:
-            image = cv2.imdecode(np.frombuffer(self.source, np.uint8), REDUCED[factor])
+            image, _ = _quiet_decode(lambda: _imdecode(self.source, REDUCED[factor]))
             if image is None:  # the reduced view decoded; a finer one may still fail on damage
                 return self.image, self.scale
             self._finer[factor] = image
@@ -72,18 +97,176 @@ class Photo:
         return image, self.size[0] / image.shape[1]
 
 
+# --- what the libraries say ---------------------------------------------------------------------
+
+_STDERR_LOCK = threading.Lock()
+_LOG_PREFIX = re.compile(r"^\[\s*(?:WARN|ERROR|INFO|DEBUG)[^\]]*\]\s*(?:global\s+\S+\s+\S+\s+)?")
+
+
+@contextmanager
+def _library_messages() -> Iterator[list[str]]:
+    """Collect what C libraries write to file descriptor 2 (libjpeg's "Corrupt JPEG data", libtiff,
+    OpenCV's log) and what Pillow warns, instead of letting it reach the terminal.
+
+    The descriptor is process-wide: one decode at a time holds it, and a line that is not a library
+    message (another thread's progress bar: control characters) is written back where it belonged.
+    """
+    messages: list[str] = []
+    with _STDERR_LOCK, warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            sys.stderr.flush()
+            saved = os.dup(2)
+        except (OSError, ValueError, AttributeError):  # no descriptor 2 to borrow: nothing to hide
+            yield messages
+            messages += [str(w.message) for w in caught]
+            return
+        sink = _anonymous_file()
+        os.dup2(sink, 2)
+        try:
+            yield messages
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            os.lseek(sink, 0, os.SEEK_SET)
+            text = os.read(sink, 1_000_000).decode("utf-8", "replace")
+            os.close(sink)
+        others = []
+        for line in text.splitlines():
+            if "\x1b" in line or "\r" in line:
+                others.append(line)
+            elif line.strip():
+                messages.append(_LOG_PREFIX.sub("", line.strip()))
+        if others:
+            sys.stderr.write("\n".join(others) + "\n")
+        messages += [" ".join(str(w.message).split()) for w in caught]
+
+
+def _anonymous_file() -> int:
+    """A descriptor of a file with no name, to write to and read back (memfd: no tempfile import)."""
+    if hasattr(os, "memfd_create"):
+        return os.memfd_create("scorecam-decoder-messages")
+    import tempfile
+
+    descriptor, name = tempfile.mkstemp()
+    os.unlink(name)
+    return descriptor
+
+
+def _quiet_decode(decode: Callable[[], Any]) -> tuple[Any, list[str]]:
+    """(decode(), the library messages it caused); a cv2.error counts as a failed decode."""
+    with _library_messages() as messages:
+        try:
+            result = decode()
+        except cv2.error as error:  # OpenCV 5 raises where 4 returned None
+            messages.append(str(error).strip().splitlines()[-1] if str(error).strip() else "cv2 error")
+            result = None
+    return result, messages
+
+
+def _imdecode(data: bytes, flags: int) -> np.ndarray | None:
+    return cv2.imdecode(np.frombuffer(data, np.uint8), flags)
+
+
+def _said(messages: list[str]) -> str:
+    """The libraries' messages as a short clause of a reason: ``(libjpeg: ...)``, or ""."""
+    unique = list(dict.fromkeys(m for m in messages if m))
+    if not unique:
+        return ""
+    text = "; ".join(unique)
+    text = text if len(text) <= MESSAGE_CHARS else text[: MESSAGE_CHARS - 1] + "…"
+    return f" (the decoder said: {text})"
+
+
+def _damage_notes(fmt: str, messages: list[str]) -> tuple[str, ...]:
+    """Notes for a decode that gave pixels although the library saw damage."""
+    damaged = [m for m in messages if "corrupt" in m.lower() or "premature" in m.lower()]
+    if not damaged:
+        return ()
+    what = "; ".join(dict.fromkeys(m.removeprefix("Corrupt JPEG data: ") for m in damaged))
+    return (f"damaged {fmt} data: {what[:MESSAGE_CHARS]}; parts of the photo may be missing",)
+
+
+# --- headers ------------------------------------------------------------------------------------
+
+
+def _is_heif(data: bytes) -> bool:
+    return data[4:8] == b"ftyp" and data[8:12] in HEIF_BRANDS
+
+
+_heif_registered = False
+
+
+def _register_heif() -> None:
+    """pillow-heif's opener, registered the first time a HEIC file is met (it costs start-up time)."""
+    global _heif_registered
+    if not _heif_registered:
+        import pillow_heif
+
+        pillow_heif.register_heif_opener()
+        _heif_registered = True
+
+
+def _png_size(data: bytes) -> tuple[int, int] | None:
+    if len(data) >= 24 and data[12:16] == b"IHDR":
+        return struct.unpack(">II", data[16:24])
+    return None
+
+
+def _unreadable_header(data: bytes, messages: list[str]) -> PhotoError:
+    """Why Pillow could not read the header of ``data``, in words: truncated only when it is."""
+    if _is_heif(data):
+        return PhotoError(f"damaged HEIC file (its header cannot be read){_said(messages)}")
+    fmt = next((name for magic, name in MAGIC.items() if data.startswith(magic)), None)
+    if fmt is None:
+        return PhotoError(f"not an image (a photo must be {KNOWN_FORMATS})")
+    if fmt == "PNG" and _png_size(data) is not None and 0 in _png_size(data):
+        width, height = _png_size(data)
+        return PhotoError(f"an empty image ({width} x {height} px)")
+    if len(data) < 64 or _looks_truncated(data, fmt):
+        return PhotoError(f"truncated {fmt} file (it ends before the image does)")
+    if fmt == "TIFF" and _tiff_sample_format(data) in SAMPLE_FORMATS:
+        return PhotoError(f"a {SAMPLE_FORMATS[_tiff_sample_format(data)]} TIFF (measurements, not a photo)")
+    return PhotoError(f"damaged {fmt} file (its header cannot be read){_said(messages)}")
+
+
+def _tiff_sample_format(data: bytes) -> int | None:
+    """The SampleFormat of a TIFF's first image (1 unsigned, 2 signed, 3 floating point), if stated."""
+    try:
+        order = "<" if data[:2] == b"II" else ">"
+        (offset,) = struct.unpack(order + "I", data[4:8])
+        (count,) = struct.unpack(order + "H", data[offset : offset + 2])
+        for entry in range(min(count, 512)):
+            at = offset + 2 + 12 * entry
+            tag, kind, number = struct.unpack(order + "HHI", data[at : at + 8])
+            if tag == 339 and kind == 3:  # SHORTs: inline when they fit in 4 bytes
+                start = at + 8 if number <= 2 else struct.unpack(order + "I", data[at + 8 : at + 12])[0]
+                return struct.unpack(order + "H", data[start : start + 2])[0]
+    except struct.error:  # cut short: no tag to read
+        return None
+    return None
+
+
 def photo_header(data: bytes) -> tuple[str, tuple[int, int]]:
     """(format, (width, height)) from the file header, without decoding the pixels."""
     if not data:
         raise PhotoError("empty file")
-    try:
-        with Image.open(io.BytesIO(data)) as header:
-            return str(header.format), (int(header.width), int(header.height))
-    except Exception:  # a broken header: Pillow raises many kinds
-        fmt = next((name for magic, name in MAGIC.items() if data.startswith(magic)), None)
-        if fmt:
-            raise PhotoError(f"truncated {fmt} file (it ends before the image does)") from None
-        raise PhotoError("not an image (a photo must be JPEG, PNG, WebP, BMP or TIFF)") from None
+    if _is_heif(data):
+        _register_heif()
+    with _library_messages() as messages:
+        try:
+            with Image.open(io.BytesIO(data)) as header:
+                fmt, width, height, mode = str(header.format), header.width, header.height, header.mode
+        except Exception:  # a broken header: Pillow raises many kinds
+            fmt = ""
+    if not fmt:
+        raise _unreadable_header(data, messages)
+    fmt = "JPEG" if fmt == "MPO" else fmt  # many phones' JPEGs carry a second picture: still a JPEG
+    if width == 0 or height == 0:
+        raise PhotoError(f"an empty image ({width} x {height} px)")
+    if fmt == "TIFF" and mode in MEASUREMENT_MODES:
+        raise PhotoError(f"a {MEASUREMENT_MODES[mode]} TIFF (measurements, not a photo)")
+    return fmt, (width, height)
 
 
 def _looks_truncated(data: bytes, fmt: str) -> bool:
@@ -92,6 +275,23 @@ def _looks_truncated(data: bytes, fmt: str) -> bool:
     if fmt == "PNG":
         return b"IEND" not in data[-64:]
     return False
+
+
+# --- decoding -----------------------------------------------------------------------------------
+
+
+def _decode_heif(data: bytes) -> tuple[np.ndarray | None, list[str]]:
+    def decode() -> np.ndarray:
+        with Image.open(io.BytesIO(data)) as image:
+            return np.ascontiguousarray(np.asarray(image.convert("RGB"))[:, :, ::-1])
+
+    with _library_messages() as messages:
+        try:
+            image = decode()
+        except Exception as error:  # pillow-heif raises its own kinds on damaged data
+            messages.append(" ".join(str(error).split()))
+            image = None
+    return image, messages
 
 
 def decode_photo(data: bytes, min_long_side: int = 1000) -> Photo:
@@ -107,25 +307,47 @@ def decode_photo(data: bytes, min_long_side: int = 1000) -> Photo:
     if fmt == "JPEG":
         while factor < 8 and max(width, height) // (factor * 2) >= min_long_side:
             factor *= 2
-    buffer = np.frombuffer(data, np.uint8)
-    image = cv2.imdecode(buffer, REDUCED[factor])
-    if image is None:
-        raise PhotoError(f"cannot decode this {fmt} file")
+    if fmt == "HEIF":
+        image, messages = _decode_heif(data)
+    else:
+        image, messages = _quiet_decode(lambda: _imdecode(data, REDUCED[factor]))
+    if image is None or image.size == 0:
+        raise PhotoError(f"cannot decode this {fmt} file{_said(messages)}")
     source: bytes | np.ndarray | None = data if fmt == "JPEG" and factor > 1 else None
     if factor == 1 and max(image.shape[:2]) > 2 * min_long_side:  # PNG and friends: shrink after decoding
         source = image
         shrink = 2 * min_long_side / max(image.shape[:2])
         image = cv2.resize(image, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
-    return Photo(image, width / image.shape[1], (width, height), fmt, source)
+    return Photo(
+        image, width / image.shape[1], (width, height), fmt, source, notes=_damage_notes(fmt, messages)
+    )
 
 
 def read_photo(path: Path, min_long_side: int = 1000) -> Photo:
+    return decode_photo(_read_file(path), min_long_side)
+
+
+def _read_file(path: Path) -> bytes:
+    """The bytes of a regular file of a photo's size; a PhotoError for anything else (a folder, a
+    device or pipe that never ends, a link to itself or to nothing, a file too big to be a photo)."""
     try:
-        data = path.read_bytes()
+        info = path.stat()
+        if stat.S_ISDIR(info.st_mode):
+            raise PhotoError("is a folder, not a photo")
+        if not stat.S_ISREG(info.st_mode):
+            raise PhotoError("not a regular file (a device, pipe or socket)")
+        if info.st_size > MAX_FILE_BYTES:
+            raise PhotoError(f"too large for a photo file ({info.st_size:,} bytes)")
+        with path.open("rb") as file:
+            data = file.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
-        raise PhotoError("no such file") from None
-    except IsADirectoryError:
-        raise PhotoError("is a folder, not a photo") from None
+        raise PhotoError(
+            "a broken link (what it points to is missing)" if path.is_symlink() else "no such file"
+        ) from None
     except PermissionError:
         raise PhotoError("permission denied") from None
-    return decode_photo(data, min_long_side)
+    except OSError as error:  # a link to itself, a name too long, an I/O error
+        raise PhotoError((error.strerror or str(error)).lower()) from None
+    if len(data) > MAX_FILE_BYTES:
+        raise PhotoError(f"too large for a photo file (more than {MAX_FILE_BYTES:,} bytes)")
+    return data

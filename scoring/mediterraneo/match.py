@@ -11,11 +11,15 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from scoring.errors import BoardFormatError
+from scoring.errors import BoardFormatError, shown
 from scoring.mediterraneo.sea import FORMAT, GAME, check_header, check_keys, freeze_pairs
 
 OUTCOMES: tuple[str, ...] = ("won", "replay")
 ROUNDS_TO_WIN = 2
+# The box holds 9 cards a player, and a match ends after a few rounds (replays included); the limits
+# are far above both and keep the round-by-round check (a list search per card) quick.
+MAX_CARDS = 100
+MAX_ROUNDS = 100
 WINNER_OBJECTIVE = "objective card of the round winner"
 SEAGULL_SIDE = "played seagull-side"
 
@@ -36,17 +40,19 @@ class RoundRecord:
     def __post_init__(self) -> None:
         object.__setattr__(self, "objective_cards", freeze_pairs(self.objective_cards))
         if isinstance(self.seagull_cards, str):
-            raise BoardFormatError(f"seagull_cards must be a list of card ids, got {self.seagull_cards!r}")
+            raise BoardFormatError(
+                f"seagull_cards must be a list of card ids, got {shown(self.seagull_cards)}"
+            )
         object.__setattr__(self, "seagull_cards", tuple(self.seagull_cards))
         if self.outcome not in OUTCOMES:
-            raise BoardFormatError(f"unknown outcome {self.outcome!r} (expected won or replay)")
+            raise BoardFormatError(f"unknown outcome {shown(self.outcome)} (expected won or replay)")
         if self.outcome == "won" and not isinstance(self.winner, str):
-            raise BoardFormatError(f"a won round needs its winner, got {self.winner!r}")
+            raise BoardFormatError(f"a won round needs its winner, got {shown(self.winner)}")
         if self.outcome == "replay" and self.winner is not None:
-            raise BoardFormatError(f"a replayed round has no winner, got {self.winner!r}")
+            raise BoardFormatError(f"a replayed round has no winner, got {shown(self.winner)}")
         for card in (*(c for _, c in self.objective_cards), *self.seagull_cards):
             if not isinstance(card, str) or not card:
-                raise BoardFormatError(f"card ids are non-empty strings, got {card!r}")
+                raise BoardFormatError(f"card ids are non-empty strings, got {shown(card)}")
 
 
 @dataclass(frozen=True)
@@ -76,8 +82,9 @@ class Match:
     def __post_init__(self) -> None:
         players = tuple(self.players)
         object.__setattr__(self, "players", players)
-        if len(players) != 2 or len(set(players)) != 2 or not all(isinstance(p, str) and p for p in players):
-            raise BoardFormatError(f"a match has two differently named players, got {list(players)!r}")
+        # names checked to be texts before set(): a hostile file can put an object where a name goes
+        if len(players) != 2 or not all(isinstance(p, str) and p for p in players) or len(set(players)) != 2:
+            raise BoardFormatError(f"a match has two differently named players, got {shown(list(players))}")
         starting = tuple((p, _card_ids(ids, p)) for p, ids in freeze_pairs(self.starting_cards))
         object.__setattr__(self, "starting_cards", starting)
         if sorted(p for p, _ in starting) != sorted(players):
@@ -90,7 +97,7 @@ class Match:
                     raise BoardFormatError(f"card {card} is listed twice ({owner[card]} and {player})")
                 owner[card] = player
         if self.first not in players:
-            raise BoardFormatError(f"first {self.first!r} is not a player ({', '.join(players)})")
+            raise BoardFormatError(f"first {shown(self.first)} is not a player ({', '.join(players)})")
         object.__setattr__(self, "rounds", tuple(self.rounds))
         hands = {p: list(ids) for p, ids in starting}
         removed: list[RemovedCard] = []
@@ -112,11 +119,13 @@ class Match:
 
 def _card_ids(ids: object, player: object) -> tuple[str, ...]:
     if isinstance(ids, str) or not isinstance(ids, Iterable):
-        raise BoardFormatError(f"cards of {player} must be a list of card ids, got {ids!r}")
+        raise BoardFormatError(f"cards of {player} must be a list of card ids, got {shown(ids)}")
     ids = tuple(ids)
+    if len(ids) > MAX_CARDS:
+        raise BoardFormatError(f"{player} has {len(ids):,} cards; a player has at most {MAX_CARDS}")
     for card in ids:
         if not isinstance(card, str) or not card:
-            raise BoardFormatError(f"cards of {player}: card ids are non-empty strings, got {card!r}")
+            raise BoardFormatError(f"cards of {player}: card ids are non-empty strings, got {shown(card)}")
     return ids
 
 
@@ -138,7 +147,7 @@ def _play_round(
     if done:
         raise BoardFormatError(f"the match is already won by {done[0]}")
     if record.outcome == "won" and record.winner not in players:
-        raise BoardFormatError(f"winner {record.winner!r} is not a player ({', '.join(players)})")
+        raise BoardFormatError(f"winner {shown(record.winner)} is not a player ({', '.join(players)})")
     objective = dict(record.objective_cards)
     if sorted(objective) != sorted(players) or len(record.objective_cards) != 2:
         named = ", ".join(p for p, _ in record.objective_cards) or "nobody"
@@ -218,7 +227,7 @@ def _round_from_json(data: object, number: int) -> RoundRecord:
         raise BoardFormatError(f"{where}: objective_cards must be an object of player: card id")
     seagulls = data.get("seagull_cards", [])
     if not isinstance(seagulls, list):
-        raise BoardFormatError(f"{where}: seagull_cards must be a list of card ids, got {seagulls!r}")
+        raise BoardFormatError(f"{where}: seagull_cards must be a list of card ids, got {shown(seagulls)}")
     try:
         return RoundRecord(data["outcome"], data.get("winner"), freeze_pairs(objective), tuple(seagulls))
     except BoardFormatError as error:
@@ -234,12 +243,14 @@ def match_from_json(data: object) -> Match:
     check_keys(body, "match", ("players", "cards", "first"), ("rounds",))
     assert isinstance(body, Mapping)
     if not isinstance(body["players"], list):
-        raise BoardFormatError(f"players must be a list of two names, got {body['players']!r}")
+        raise BoardFormatError(f"players must be a list of two names, got {shown(body['players'])}")
     if not isinstance(body["cards"], Mapping):
         raise BoardFormatError("cards must be an object of player: list of card ids")
     rounds = body.get("rounds", [])
     if not isinstance(rounds, list):
         raise BoardFormatError(f"rounds must be a list, got {type(rounds).__name__}")
+    if len(rounds) > MAX_ROUNDS:
+        raise BoardFormatError(f"{len(rounds):,} rounds; a match record holds at most {MAX_ROUNDS}")
     records = tuple(_round_from_json(r, number) for number, r in enumerate(rounds, start=1))
     return Match(tuple(body["players"]), freeze_pairs(body["cards"]), body["first"], records)
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from scoring.errors import BoardFormatError
+from scoring.errors import BoardFormatError, shown
 from scoring.mediterraneo.sea import (
     FORMAT,
     FRAMES,
@@ -34,6 +34,9 @@ ROTATIONS: tuple[int, ...] = (0, 90, 180, 270)
 ROWS, COLUMNS = 3, 2
 MAX_PER_CARD = 2
 MAX_IN_ALL = 5
+# The box holds 18 sea cards; checking a sequence costs the square of its length, so a file of
+# thousands of plays is refused before it is replayed.
+MAX_PLAYS = 100
 
 
 def _offset(row: int, col: int, rotation: int) -> tuple[int, int]:
@@ -57,21 +60,23 @@ _OFFSETS: dict[int, tuple[tuple[int, int, int, int], ...]] = {
 def _parse_face_cell(text: object, kind: str) -> tuple[str, str | None]:
     """Parse one printed cell: "fish" -> ("fish", None), "octopus:E" -> ("octopus", "E"); raise otherwise."""
     if not isinstance(text, str):
-        raise BoardFormatError(f"a card cell is a string like 'fish' or 'octopus:E', got {text!r}")
+        raise BoardFormatError(f"a card cell is a string like 'fish' or 'octopus:E', got {shown(text)}")
     if kind == "seagull" and text != "seagull":
-        raise BoardFormatError(f"{text!r} on a seagull face; a seagull face is all seagull cells")
+        raise BoardFormatError(f"{shown(text)} on a seagull face; a seagull face is all seagull cells")
     content, _, points = text.partition(":")
     if content == "octopus":
         if points not in SIDES:
             raise BoardFormatError(
-                f"{text!r}: an octopus is written octopus:N, octopus:E, octopus:S or octopus:W"
+                f"{shown(text)}: an octopus is written octopus:N, octopus:E, octopus:S or octopus:W"
             )
         return content, points
     if points or text.endswith(":"):
-        raise BoardFormatError(f"{text!r}: only an octopus has a direction")
+        raise BoardFormatError(f"{shown(text)}: only an octopus has a direction")
     if kind == "sea" and content not in SPECIES and content != "octopus":
         detail = "seagulls lie on seagull faces" if content == "seagull" else "unknown content"
-        raise BoardFormatError(f"{text!r} on a sea face: {detail} (expected a species or octopus:N/E/S/W)")
+        raise BoardFormatError(
+            f"{shown(text)} on a sea face: {detail} (expected a species or octopus:N/E/S/W)"
+        )
     return content, None
 
 
@@ -87,11 +92,15 @@ class CardFace:
 
     def __post_init__(self) -> None:
         if not isinstance(self.id, str) or not self.id:
-            raise BoardFormatError(f"a card id is a non-empty string, got {self.id!r}")
+            raise BoardFormatError(f"a card id is a non-empty string, got {shown(self.id)}")
         if self.set not in FRAMES:
-            raise BoardFormatError(f"card {self.id}: unknown set {self.set!r} (expected circle or square)")
+            raise BoardFormatError(
+                f"card {self.id}: unknown set {shown(self.set)} (expected circle or square)"
+            )
         if self.kind not in KINDS:
-            raise BoardFormatError(f"card {self.id}: unknown kind {self.kind!r} (expected sea or seagull)")
+            raise BoardFormatError(
+                f"card {self.id}: unknown kind {shown(self.kind)} (expected sea or seagull)"
+            )
         rows = self.cells
         if (
             isinstance(rows, str | bytes)
@@ -101,7 +110,9 @@ class CardFace:
                 isinstance(r, str | bytes) or not isinstance(r, Sequence) or len(r) != COLUMNS for r in rows
             )
         ):
-            raise BoardFormatError(f"card {self.id}: cells must be {ROWS} rows of {COLUMNS}, got {rows!r}")
+            raise BoardFormatError(
+                f"card {self.id}: cells must be {ROWS} rows of {COLUMNS}, got {shown(rows)}"
+            )
         object.__setattr__(self, "cells", tuple(tuple(row) for row in rows))
         parsed = []
         for r, row in enumerate(self.cells):
@@ -128,9 +139,11 @@ class Play:
 
     def __post_init__(self) -> None:
         if not is_int(self.x) or not is_int(self.y):
-            raise BoardFormatError(f"a play's x and y must be integers, got x={self.x!r}, y={self.y!r}")
+            raise BoardFormatError(
+                f"a play's x and y must be integers, got x={shown(self.x)}, y={shown(self.y)}"
+            )
         if self.rotation not in ROTATIONS or not is_int(self.rotation):
-            raise BoardFormatError(f"rotation must be 0, 90, 180 or 270 degrees, got {self.rotation!r}")
+            raise BoardFormatError(f"rotation must be 0, 90, 180 or 270 degrees, got {shown(self.rotation)}")
 
     def describe(self) -> str:
         return f"{self.card.id} at {position(self.x, self.y)} turned {self.rotation}"
@@ -273,6 +286,8 @@ def plays_from_json(data: object) -> tuple[Play, ...]:
     assert isinstance(data, Mapping)
     if not isinstance(data["plays"], list):
         raise BoardFormatError(f'"plays" must be a list, got {type(data["plays"]).__name__}')
+    if len(data["plays"]) > MAX_PLAYS:
+        raise BoardFormatError(f"{len(data['plays']):,} plays; a play sequence has at most {MAX_PLAYS} plays")
     return tuple(_play_from_json(play, number) for number, play in enumerate(data["plays"], start=1))
 
 

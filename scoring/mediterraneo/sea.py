@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from scoring.errors import BoardFormatError
+from scoring.errors import BoardFormatError, shown
 from scoring.sides import SIDES
 
 GAME = "mediterraneo"
@@ -19,6 +19,7 @@ SPECIES: tuple[str, ...] = ("fish", "ray", "turtle", "starfish", "jellyfish", "c
 CONTENTS: tuple[str, ...] = (*SPECIES, "octopus", "seagull")
 # A cell's frame is the card set its animals are drawn in; seagull cells usually have none.
 FRAMES: tuple[str, ...] = ("circle", "square")
+MAX_CELLS = 1000  # 18 cards of 6 cells make a sea of at most 108 visible cells
 
 
 def _or_list(names: Iterable[str]) -> str:
@@ -42,11 +43,11 @@ def check_keys(obj: object, where: str, required: tuple[str, ...], optional: tup
     unknown = [str(k) for k in obj if k not in required and k not in optional]
     if unknown:
         plural = "s" if len(unknown) > 1 else ""
-        raise BoardFormatError(f"{where}: unknown key{plural} {', '.join(map(repr, unknown))}")
+        raise BoardFormatError(f"{where}: unknown key{plural} {', '.join(map(shown, unknown))}")
     missing = [k for k in required if k not in obj]
     if missing:
         plural = "s" if len(missing) > 1 else ""
-        raise BoardFormatError(f"{where}: missing key{plural} {', '.join(map(repr, missing))}")
+        raise BoardFormatError(f"{where}: missing key{plural} {', '.join(map(shown, missing))}")
 
 
 def check_header(data: object, what: str) -> None:
@@ -56,11 +57,11 @@ def check_header(data: object, what: str) -> None:
     if "format" not in data:
         raise BoardFormatError(f'missing "format" (expected {FORMAT})')
     if not is_int(data["format"]) or data["format"] != FORMAT:
-        raise BoardFormatError(f'unsupported "format" {data["format"]!r} (expected {FORMAT})')
+        raise BoardFormatError(f'unsupported "format" {shown(data["format"])} (expected {FORMAT})')
     if "game" not in data:
         raise BoardFormatError(f'missing "game" (expected "{GAME}")')
     if data["game"] != GAME:
-        raise BoardFormatError(f'"game" is {data["game"]!r}, not "{GAME}"')
+        raise BoardFormatError(f'"game" is {shown(data["game"])}, not "{GAME}"')
 
 
 def freeze_pairs(value: Any) -> tuple[tuple[Any, Any], ...]:
@@ -72,13 +73,13 @@ def freeze_pairs(value: Any) -> tuple[tuple[Any, Any], ...]:
 def cell_problem(content: object, points: object, frame: object) -> str:
     """What is wrong with a cell's content, points or frame ("" when nothing): shared by code and JSON."""
     if content not in CONTENTS:
-        return f"unknown content {content!r} (expected {_or_list(CONTENTS)})"
+        return f"unknown content {shown(content)} (expected {_or_list(CONTENTS)})"
     if content == "octopus" and points not in SIDES:
-        return f"an octopus needs points {_or_list(SIDES)}, got {points!r}"
+        return f"an octopus needs points {_or_list(SIDES)}, got {shown(points)}"
     if content != "octopus" and points is not None:
-        return f"only an octopus points, but a {content} has points {points!r}"
+        return f"only an octopus points, but a {content} has points {shown(points)}"
     if frame is not None and frame not in FRAMES:
-        return f"unknown frame {frame!r} (expected {_or_list(FRAMES)} or none)"
+        return f"unknown frame {shown(frame)} (expected {_or_list(FRAMES)} or none)"
     return ""
 
 
@@ -94,7 +95,9 @@ class Cell:
 
     def __post_init__(self) -> None:
         if not is_int(self.x) or not is_int(self.y):
-            raise BoardFormatError(f"cell coordinates must be integers, got x={self.x!r}, y={self.y!r}")
+            raise BoardFormatError(
+                f"cell coordinates must be integers, got x={shown(self.x)}, y={shown(self.y)}"
+            )
         problem = cell_problem(self.content, self.points, self.frame)
         if problem:
             raise BoardFormatError(f"cell {position(self.x, self.y)}: {problem}")
@@ -116,7 +119,9 @@ class Objective:
         for role in ("plus", "minus"):
             value = getattr(self, role)
             if value not in SPECIES:
-                raise BoardFormatError(f"{role} {value!r} is not a species (expected {_or_list(SPECIES)})")
+                raise BoardFormatError(
+                    f"{role} {shown(value)} is not a species (expected {_or_list(SPECIES)})"
+                )
         if self.plus == self.minus:
             raise BoardFormatError(f"plus and minus are both {self.plus}; an objective names two species")
 
@@ -149,21 +154,21 @@ class Sea:
                 raise BoardFormatError(f"two cells at {position(cell.x, cell.y)}")
             seen.add((cell.x, cell.y))
         players = self.players
-        if len(players) != 2 or len(set(players)) != 2:
+        if len(players) != 2 or not all(isinstance(p, str) for p in players) or len(set(players)) != 2:
             raise BoardFormatError(
                 f"objectives name {len(players)} players ({', '.join(map(str, players))}); "
                 "a sea has exactly two"
             )
         for player, objective in self.objectives:
             if not isinstance(player, str) or not player:
-                raise BoardFormatError(f"player names must be non-empty strings, got {player!r}")
+                raise BoardFormatError(f"player names must be non-empty strings, got {shown(player)}")
             if not isinstance(objective, Objective):
                 raise BoardFormatError(
                     f"objective of {player} must be an Objective, got {type(objective).__name__}"
                 )
         if self.first not in players:
             raise BoardFormatError(
-                f"first {self.first!r} is not one of the objective players ({', '.join(players)})"
+                f"first {shown(self.first)} is not one of the objective players ({', '.join(players)})"
             )
         if self.hands is not None:
             named = [p for p, _ in self.hands]
@@ -174,11 +179,11 @@ class Sea:
             for player, left in self.hands:
                 if not is_int(left) or left < 0:
                     raise BoardFormatError(
-                        f"hands: {player} has {left!r} cards; expected a whole number >= 0"
+                        f"hands: {player} has {shown(left)} cards; expected a whole number >= 0"
                     )
         if self.next is not None and self.next not in players:
             raise BoardFormatError(
-                f"next {self.next!r} is not one of the objective players ({', '.join(players)})"
+                f"next {shown(self.next)} is not one of the objective players ({', '.join(players)})"
             )
 
     @property
@@ -205,7 +210,7 @@ def _cell_from_json(data: object, index: int) -> Cell:
     assert isinstance(data, Mapping)
     x, y = data["x"], data["y"]
     if not is_int(x) or not is_int(y):
-        raise BoardFormatError(f"{where}: coordinates must be integers, got x={x!r}, y={y!r}")
+        raise BoardFormatError(f"{where}: coordinates must be integers, got x={shown(x)}, y={shown(y)}")
     content, points, frame = data["content"], data.get("points"), data.get("frame")
     problem = cell_problem(content, points, frame)
     if problem:
@@ -230,6 +235,8 @@ def sea_from_json(data: object) -> Sea:
     assert isinstance(data, Mapping)
     if not isinstance(data["cells"], list):
         raise BoardFormatError(f'"cells" must be a list, got {type(data["cells"]).__name__}')
+    if len(data["cells"]) > MAX_CELLS:
+        raise BoardFormatError(f"{len(data['cells']):,} cells; a sea has at most {MAX_CELLS} visible cells")
     cells = tuple(_cell_from_json(cell, i) for i, cell in enumerate(data["cells"]))
     objectives = data["objectives"]
     if not isinstance(objectives, Mapping):

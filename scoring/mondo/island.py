@@ -13,12 +13,13 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from scoring.errors import BoardFormatError
+from scoring.errors import BoardFormatError, shown
 from scoring.sides import SIDES, mirrored_left_right, turned_clockwise
 
 TERRAINS: tuple[str, ...] = ("water", "forest", "desert", "plains")
 LAND: tuple[str, ...] = ("forest", "desert", "plains")
 GRID_SIZES: tuple[int, ...] = (3, 4)
+MAX_AREAS = 16  # a printed tile shows at most 4 patches; far more is not a tile (and would flood the report)
 FACES: tuple[str, ...] = ("front", "back")
 
 
@@ -134,16 +135,18 @@ def _check_tile(tile: Tile) -> None:
     where = _where(tile)
     for side, terrain in zip(SIDES, tile.edges, strict=True):
         if terrain not in TERRAINS:
-            raise BoardFormatError(f"{where}: edge {side} has unknown terrain {terrain!r}")
+            raise BoardFormatError(f"{where}: edge {side} has unknown terrain {shown(terrain)}")
     if not tile.areas:
         raise BoardFormatError(f"{where}: has no areas")
+    if len(tile.areas) > MAX_AREAS:
+        raise BoardFormatError(f"{where}: has {len(tile.areas):,} areas; a tile has at most {MAX_AREAS}")
     reached: dict[str, list[Area]] = {side: [] for side in SIDES}
     for area in tile.areas:
         if area.terrain not in TERRAINS:
-            raise BoardFormatError(f"{where}: an area has unknown terrain {area.terrain!r}")
+            raise BoardFormatError(f"{where}: an area has unknown terrain {shown(area.terrain)}")
         for side in area.sides:
             if side not in SIDES:
-                raise BoardFormatError(f"{where}: an area reaches unknown side {side!r}")
+                raise BoardFormatError(f"{where}: an area reaches unknown side {shown(side)}")
             reached[side].append(area)
     for side in SIDES:
         areas = reached[side]
@@ -159,12 +162,14 @@ def _check_tile(tile: Tile) -> None:
             )
     for name, count in (("animals", tile.animals), ("volcanoes", tile.volcanoes)):
         if not isinstance(count, int) or isinstance(count, bool) or count < 0:
-            raise BoardFormatError(f"{where}: {name} must be a whole number 0 or more, not {count!r}")
+            raise BoardFormatError(f"{where}: {name} must be a whole number 0 or more, not {shown(count)}")
 
 
 def _check_island(island: Island) -> None:
-    if island.grid not in GRID_SIZES:
-        raise BoardFormatError(f"grid must be one of {', '.join(map(str, GRID_SIZES))}, not {island.grid!r}")
+    if type(island.grid) is not int or island.grid not in GRID_SIZES:
+        raise BoardFormatError(
+            f"grid must be one of {', '.join(map(str, GRID_SIZES))}, not {shown(island.grid)}"
+        )
     seen: set[tuple[int, int]] = set()
     for tile in island.tiles:
         if not (0 <= tile.row < island.grid and 0 <= tile.col < island.grid):
@@ -220,24 +225,24 @@ def _expect_keys(obj: Any, where: str, required: set[str], optional: set[str]) -
         raise BoardFormatError(f"{where} must be a JSON object, not {type(obj).__name__}")
     missing = sorted(required - obj.keys())
     if missing:
-        raise BoardFormatError(f"{where} lacks {', '.join(repr(k) for k in missing)}")
+        raise BoardFormatError(f"{where} lacks {', '.join(shown(k) for k in missing)}")
     unknown = sorted(obj.keys() - required - optional)
     if unknown:
-        raise BoardFormatError(f"{where} has unknown key {', '.join(repr(k) for k in unknown)}")
+        raise BoardFormatError(f"{where} has unknown key {', '.join(shown(k) for k in unknown)}")
     return obj
 
 
 def check_header(data: Mapping[str, Any], game: str, *, required: bool = True) -> None:
     """The ``format`` and ``game`` keys every board file starts with."""
     if (required or "format" in data) and data.get("format") != 1:
-        raise BoardFormatError(f"'format' must be 1, not {data.get('format')!r}")
+        raise BoardFormatError(f"'format' must be 1, not {shown(data.get('format'))}")
     if (required or "game" in data) and data.get("game") != game:
-        raise BoardFormatError(f"'game' must be {game!r}, not {data.get('game')!r}")
+        raise BoardFormatError(f"'game' must be {shown(game)}, not {shown(data.get('game'))}")
 
 
 def _whole_number(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise BoardFormatError(f"{what} must be a whole number, not {value!r}")
+        raise BoardFormatError(f"{what} must be a whole number, not {shown(value)}")
     return value
 
 
@@ -254,15 +259,19 @@ def tile_from_json(data: Any, index: int) -> Tile:
     if "areas" in data:
         if not isinstance(data["areas"], list):
             raise BoardFormatError(f"{where}: areas must be a list")
+        if len(data["areas"]) > MAX_AREAS:
+            raise BoardFormatError(f"{where}: {len(data['areas']):,} areas; a tile has at most {MAX_AREAS}")
         areas = []
         for area in data["areas"]:
             area = _expect_keys(area, f"{where}: an area", {"terrain", "sides"}, set())
             sides = area["sides"]
-            if not isinstance(sides, list) or len(set(sides)) != len(sides):
-                raise BoardFormatError(f"{where}: an area's sides must be a list without repeats")
-            unknown = [s for s in sides if s not in SIDES]
+            if not isinstance(sides, list):
+                raise BoardFormatError(f"{where}: an area's sides must be a list of N, E, S, W")
+            unknown = [s for s in sides if s not in SIDES]  # before set(): a side may be any JSON value
             if unknown:
-                raise BoardFormatError(f"{where}: an area reaches unknown side {unknown[0]!r}")
+                raise BoardFormatError(f"{where}: an area reaches unknown side {shown(unknown[0])}")
+            if len(set(sides)) != len(sides):
+                raise BoardFormatError(f"{where}: an area's sides must be a list without repeats")
             areas.append(Area(area["terrain"], _ordered_sides(sides)))
     else:  # a hand-typed shortcut: each side its own area
         areas = [Area(edges[side], (side,)) for side in SIDES]
@@ -270,10 +279,14 @@ def tile_from_json(data: Any, index: int) -> Tile:
     if "component" in data:
         comp = _expect_keys(data["component"], f"{where}: component", {"id", "face"}, {"rotation"})
         if comp["face"] not in FACES:
-            raise BoardFormatError(f"{where}: component face must be front or back, not {comp['face']!r}")
+            raise BoardFormatError(
+                f"{where}: component face must be front or back, not {shown(comp['face'])}"
+            )
         rotation = comp.get("rotation", 0)
-        if rotation not in (0, 90, 180, 270):
-            raise BoardFormatError(f"{where}: component rotation must be 0, 90, 180 or 270, not {rotation!r}")
+        if type(rotation) is not int or rotation not in (0, 90, 180, 270):
+            raise BoardFormatError(
+                f"{where}: component rotation must be 0, 90, 180 or 270, not {shown(rotation)}"
+            )
         component = Component(str(comp["id"]), comp["face"], rotation)
     confidence = _confidence_from_json(data.get("confidence"), where)
     tile = Tile(
@@ -309,6 +322,11 @@ def island_from_json(data: Any, *, header_required: bool = True) -> Island:
     grid = data["grid"]
     if not isinstance(data["tiles"], list):
         raise BoardFormatError("'tiles' must be a list")
+    side = grid if type(grid) is int and grid in GRID_SIZES else max(GRID_SIZES)
+    if len(data["tiles"]) > side * side:  # said before reading them all, however many a file lists
+        raise BoardFormatError(
+            f"{len(data['tiles']):,} tiles: a {side}x{side} island holds at most {side * side} tiles"
+        )
     tiles = [tile_from_json(tile, i) for i, tile in enumerate(data["tiles"])]
     return Island(grid, tuple(sorted(tiles, key=lambda t: t.cell)))
 

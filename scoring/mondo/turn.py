@@ -10,10 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from scoring.errors import BoardFormatError
+from scoring.errors import BoardFormatError, shown
 from scoring.mondo.island import Island, _expect_keys, check_header, island_from_json, island_to_json
 
 TURNS_PER_GAME = 3
+# A Mondo table seats a handful of players; the limit keeps a turn's report (each player's volcano
+# comparison names every valid island) bounded: 8,000 "players" once made 1.4 GB of JSON.
+MAX_PLAYERS = 50
 
 
 @dataclass(frozen=True)
@@ -30,10 +33,11 @@ class Turn:
     def __post_init__(self) -> None:
         if not self.players:
             raise BoardFormatError("a turn needs at least one player")
+        _check_player_count(len(self.players))
         names = [p.name for p in self.players]
         doubles = sorted({n for n in names if names.count(n) > 1})
         if doubles:
-            raise BoardFormatError(f"player {doubles[0]!r} appears twice in one turn")
+            raise BoardFormatError(f"player {shown(doubles[0])} appears twice in one turn")
         first = [p.name for p in self.players if p.first_out]
         if len(first) > 1:
             raise BoardFormatError(f"only one player can jump out first, not {', '.join(first)}")
@@ -48,6 +52,11 @@ class Game:
             raise BoardFormatError(f"a game has 1 to {TURNS_PER_GAME} turns, not {len(self.turns)}")
 
 
+def _check_player_count(count: int) -> None:
+    if count > MAX_PLAYERS:
+        raise BoardFormatError(f"{count:,} players in one turn; a turn has at most {MAX_PLAYERS} players")
+
+
 def single_island_turn(name: str, island: Island) -> Turn:
     """An island scored alone: a turn of one player named after its file (DESIGN.md)."""
     return Turn((PlayerIsland(name, island, False),))
@@ -57,6 +66,7 @@ def _turn_body_from_json(data: Any, where: str) -> Turn:
     data = _expect_keys(data, where, {"players"}, {"format", "game"})
     if not isinstance(data["players"], list):
         raise BoardFormatError(f"{where}: 'players' must be a list")
+    _check_player_count(len(data["players"]))  # before reading thousands of islands
     players = []
     for i, entry in enumerate(data["players"]):
         entry = _expect_keys(entry, f"{where}: player #{i + 1}", {"name", "island"}, {"first_out"})
@@ -86,6 +96,8 @@ def game_from_json(data: Any) -> Game:
     check_header(data, "mondo")
     if not isinstance(data["turns"], list):
         raise BoardFormatError("'turns' must be a list")
+    if not 1 <= len(data["turns"]) <= TURNS_PER_GAME:
+        raise BoardFormatError(f"a game has 1 to {TURNS_PER_GAME} turns, not {len(data['turns']):,}")
     return Game(tuple(_turn_body_from_json(t, f"turn {i + 1}") for i, t in enumerate(data["turns"])))
 
 
