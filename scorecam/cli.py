@@ -47,7 +47,7 @@ examples:
 
 \b
 exit codes: 0 scored, 1 some inputs failed (batch), 2 usage, 3 unreadable input,
-            4 no board found
+            4 no board found, 70 internal error (a bug: please report it)
 
 \b
 shell completion (bash; zsh and fish alike, with zsh_source or fish_source):
@@ -95,9 +95,11 @@ class Scorecam(click.Group):
                 return _say(str(error), Exit.UNREADABLE)
             if os.environ.get("SCORECAM_DEBUG"):
                 raise
-            # A bug must still not print a traceback where one line is promised.
+            # A bug must still not print a traceback where one line is promised, nor pass for bad input.
             return _say(
-                f"internal error ({error.__class__.__name__}: {error}); SCORECAM_DEBUG=1 shows where", 3
+                f"internal error ({error.__class__.__name__}: {error}); please report it "
+                "(SCORECAM_DEBUG=1 shows where)",
+                Exit.INTERNAL,
             )
 
 

@@ -14,6 +14,7 @@ class Exit(IntEnum):
     USAGE = 2
     UNREADABLE = 3  # not an image, truncated, broken JSON, impossible board
     NO_BOARD = 4  # a photo with no board in it
+    INTERNAL = 70  # a bug in scorecam (BSD's EX_SOFTWARE): never one of the codes above by mistake
 
 
 def printable_path(path: str | os.PathLike) -> str:

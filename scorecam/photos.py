@@ -65,7 +65,14 @@ def read_island_photo(path: Path, *, grid: int | None = None, use_catalog: bool 
         damage = f" ({'; '.join(photo.notes)})" if photo is not None and photo.notes else ""
         raise InputError(str(path), error.reason + damage, EXIT_FOR[error.kind]) from None
     scale = np.float32(photo.scale)
-    full = replace(reading, quad=reading.quad * scale, cell_quads=reading.cell_quads * scale)
+    # a photo decoded through damage is read, but its score is not trusted blindly: the damage is a flag
+    damage = tuple(f"{note[:1].upper()}{note[1:]}: check every tile" for note in photo.notes)
+    full = replace(
+        reading,
+        quad=reading.quad * scale,
+        cell_quads=reading.cell_quads * scale,
+        flags=(*damage, *reading.flags),
+    )
     timing = {"decode": decode_ms, **reading.timing_ms}
     return PhotoIsland(path, reading.island, full, timing)
 

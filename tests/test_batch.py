@@ -142,6 +142,17 @@ def test_two_photos_of_one_player_are_an_error_for_the_turn(root, tmp_path):
     assert row["status"] == "failed" and "two photos of player 'Ann' (Ann.jpg, Ann.png)" in row["error"]
 
 
+def test_a_turn_of_more_players_than_a_turn_can_have_fails_before_any_photo_is_read(tmp_path):
+    turn = tmp_path / "in" / "t"
+    turn.mkdir(parents=True)
+    for i in range(51):
+        (turn / f"p{i:02d}.jpg").write_bytes(b"not read: the turn is refused first")
+    summary = batch(tmp_path / "in", tmp_path / "out.csv")
+    (row,) = rows_of(tmp_path / "out.csv")
+    assert row["status"] == "failed" and "51 photos in one turn; a turn has at most 50" in row["error"]
+    assert summary.inputs_failed == 1 and summary.players_scored == 0
+
+
 # --- output that is always valid ------------------------------------------------------------------
 
 

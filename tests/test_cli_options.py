@@ -100,6 +100,12 @@ def test_a_player_named_twice_is_a_usage_error(capsys):
     assert "player 'Kathrin' is named twice" in err and "Traceback" not in err
 
 
+def test_a_turn_of_more_players_than_a_turn_can_have_is_a_usage_error(root, capsys):
+    island = str(root / ISLAND)
+    code, out, err = run(capsys, "turn", *(f"P{i}={island}" for i in range(51)))
+    assert code == 2 and out == "" and "51 players; a turn has at most 50" in err
+
+
 def test_first_is_matched_exactly_and_a_case_slip_is_pointed_out(root, capsys):
     island = str(root / ISLAND)
     code, _, err = run(capsys, "turn", "--first", "kathrin", f"Kathrin={island}", f"Peter={island}")
@@ -139,3 +145,17 @@ def test_synth_usage_errors_come_before_any_folder_is_made(tmp_path, capsys, opt
 def test_main_returns_the_exit_code_of_help_and_version(capsys):
     assert main(["--version"]) == 0 and "scorecam" in capsys.readouterr().out
     assert main(["turn", "-h"]) == 0 and "NAME=FILE" in capsys.readouterr().out
+
+
+def test_a_bug_is_one_line_and_its_own_exit_code_not_a_traceback(root, capsys, monkeypatch):
+    import scorecam.inputs
+
+    def broken(path):
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(scorecam.inputs, "score_board_file", broken)
+    code, out, err = run(capsys, "score", str(root / ISLAND))
+    assert code == 70 and out == "" and "Traceback" not in err
+    assert err.splitlines() == [
+        "scorecam: internal error (ZeroDivisionError: a bug); please report it (SCORECAM_DEBUG=1 shows where)"
+    ]

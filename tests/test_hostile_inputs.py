@@ -331,6 +331,16 @@ def test_a_damaged_photo_says_what_the_decoder_saw(tmp_path):
     assert "premature end of data segment" in result.err
 
 
+def test_a_photo_read_through_damage_is_scored_but_flagged(tmp_path):
+    data = SAMPLE_PHOTO.read_bytes()
+    cut = data[: len(data) * 97 // 100] + b"\xff\xd9"  # the last rows of the photo are lost
+    result = score_text(tmp_path, cut, "--json", name="cut.jpg")
+    report = json.loads(result.out)
+    assert result.code == 0 and report["status"] == "check"
+    assert report["flags"][0].startswith("Damaged JPEG data: premature end of data segment")
+    assert report["players"][0]["total"] == sample_truth_total()  # the island is above the damage
+
+
 def test_pillow_warnings_on_a_corrupt_tiff_become_the_reason(capfd):
     from PIL import Image
 

@@ -123,6 +123,10 @@ def _read_photo(path: Path, grid: int | None):
 
 
 def _check_names(files: tuple[Path, ...]) -> None:
+    from scoring.mondo.turn import MAX_PLAYERS
+
+    if len(files) > MAX_PLAYERS:  # said before any photo is read
+        raise TurnError(f"{len(files)} photos in one turn; a turn has at most {MAX_PLAYERS} players")
     seen: dict[str, str] = {}
     for path in files:
         if path.stem in seen:

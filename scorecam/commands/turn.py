@@ -55,8 +55,11 @@ def turn(specs: tuple[str, ...], first: str | None, as_json: bool, annotate: Pat
     from scoring.errors import BoardFormatError
     from scoring.mondo import PlayerIsland, Turn, score_turn, turn_score_to_json
     from scoring.mondo.island import island_from_json
+    from scoring.mondo.turn import MAX_PLAYERS
 
     entries = parse_players(specs)
+    if len(entries) > MAX_PLAYERS:
+        raise click.UsageError(f"{len(entries)} players; a turn has at most {MAX_PLAYERS}")
     first = first_player(first, list(entries))
     photo_players = {name: path for name, path in entries.items() if is_photo(path)}
     pictures = turn_targets(annotate, photo_players) if photo_players else {}
