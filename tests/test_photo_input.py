@@ -11,7 +11,7 @@ import pytest
 
 from scorecam.cli import main
 from vision.errors import PhotoError
-from vision.photo_io import decode_photo
+from vision.photo_io import decode_photo, read_photo
 
 
 def png_header_only(width: int, height: int) -> bytes:
@@ -66,6 +66,12 @@ def test_decoding_is_reduced_for_big_jpegs():
     assert photo.scale == 4.0 and photo.size == (4000, 3000)
     small = decode_photo(jpeg(640, 480))
     assert small.image.shape[:2] == (480, 640) and small.scale == 1.0
+
+
+def test_read_photo_takes_a_path_or_a_string(tmp_path):
+    (tmp_path / "p.jpg").write_bytes(jpeg(640, 480))
+    for where in (tmp_path / "p.jpg", str(tmp_path / "p.jpg")):
+        assert read_photo(where).size == (640, 480)
 
 
 def test_photo_error_kinds():

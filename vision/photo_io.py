@@ -323,8 +323,8 @@ def decode_photo(data: bytes, min_long_side: int = 1000) -> Photo:
     )
 
 
-def read_photo(path: Path, min_long_side: int = 1000) -> Photo:
-    return decode_photo(_read_file(path), min_long_side)
+def read_photo(path: Path | str, min_long_side: int = 1000) -> Photo:
+    return decode_photo(_read_file(Path(path)), min_long_side)
 
 
 def _read_file(path: Path) -> bytes:
