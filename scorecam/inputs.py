@@ -150,3 +150,22 @@ def score_board_file(path: Path) -> dict[str, Any]:
         raise InputError(
             str(path), f"impossible board (unexpected {error.__class__.__name__}: {cut(str(error))})"
         ) from None
+
+
+def simulator_truth_of(path: Path) -> Path | None:
+    """The photo a `scorecam synth` truth file belongs to, when ``path`` is one (it lies beside its
+    photo and names it); None for anything else, a photo's report saved beside it included."""
+    from scorecam.photos import PHOTO_SUFFIXES
+
+    if path.suffix.lower() != ".json":
+        return None
+    photos = {p.name for p in (path.with_suffix(s) for s in PHOTO_SUFFIXES) if p.is_file()}
+    if not photos:
+        return None
+    try:
+        data = read_json(path)
+    except InputError:
+        return None  # the board reader says what is wrong with it
+    if isinstance(data, dict) and "seed" in data and data.get("photo") in photos:
+        return path.with_name(data["photo"])
+    return None

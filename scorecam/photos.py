@@ -63,6 +63,8 @@ def read_island_photo(path: Path, *, grid: int | None = None, use_catalog: bool 
     except PhotoError as error:
         # a photo decoded through damage: what the decoder saw may be why nothing was found
         damage = f" ({'; '.join(photo.notes)})" if photo is not None and photo.notes else ""
+        if error.kind in ("no_board", "several_boards") and photo is not None and _looks_like_sea(photo):
+            raise InputError(str(path), SEA_REASON, Exit.NO_BOARD) from None
         raise InputError(str(path), error.reason + damage, EXIT_FOR[error.kind]) from None
     scale = np.float32(photo.scale)
     # a photo decoded through damage is read, but its score is not trusted blindly: the damage is a flag
@@ -75,6 +77,16 @@ def read_island_photo(path: Path, *, grid: int | None = None, use_catalog: bool 
     )
     timing = {"decode": decode_ms, **reading.timing_ms}
     return PhotoIsland(path, reading.island, full, timing)
+
+
+SEA_REASON = "this looks like a Mediterráneo sea, which scorecam does not read from photos yet"
+
+
+def _looks_like_sea(photo) -> bool:
+    """A photo without one Mondo island may be a Mediterráneo sea: then the player is told so."""
+    from vision.sea_hint import looks_like_mediterraneo
+
+    return looks_like_mediterraneo(photo.image)
 
 
 def photo_status(flags) -> str:

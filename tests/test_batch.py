@@ -153,6 +153,30 @@ def test_a_turn_of_more_players_than_a_turn_can_have_fails_before_any_photo_is_r
     assert summary.inputs_failed == 1 and summary.players_scored == 0
 
 
+def test_a_board_saved_beside_its_photo_is_scored_and_a_truth_file_skipped(root, tmp_path):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    photo = readable_photos(root)[0]
+    shutil.copy(photo, folder / "a.jpg")
+    shutil.copy(root / ISLAND, folder / "a.json")  # a corrected board, kept beside its photo
+    shutil.copy(photo, folder / photo.name)
+    shutil.copy(photo.with_suffix(".json"), folder / photo.with_suffix(".json").name)  # the simulator's truth
+    batch(folder, tmp_path / "out.csv")
+    rows = {Path(r["source"]).name: r for r in rows_of(tmp_path / "out.csv")}
+    assert set(rows) == {"a.jpg", "a.json", photo.name}
+    assert rows["a.json"]["status"] == "scored" and rows["a.json"]["total"] == "46"
+
+
+def test_a_mediterraneo_photo_is_named_as_a_sea(root, tmp_path):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    shutil.copy(sorted((root / "samples/mediterraneo").glob("*.jpg"))[0], folder / "sea.jpg")
+    summary = batch(folder, tmp_path / "out.csv")
+    (row,) = rows_of(tmp_path / "out.csv")
+    assert summary.inputs_failed == 1 and row["status"] == "failed"
+    assert "looks like a Mediterráneo sea" in row["error"]
+
+
 # --- output that is always valid ------------------------------------------------------------------
 
 

@@ -84,5 +84,8 @@ def _identity(path: Path) -> tuple[int, int]:
 
 
 def _is_truth(path: Path) -> bool:
-    """A simulator's truth JSON beside its photo is not a board to score."""
-    return path.suffix == ".json" and any(path.with_suffix(s).exists() for s in PHOTO_SUFFIXES)
+    """A simulator's truth JSON beside its photo is not a board to score (a photo's report saved
+    beside it is)."""
+    from scorecam.inputs import simulator_truth_of
+
+    return simulator_truth_of(path) is not None

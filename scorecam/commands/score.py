@@ -62,15 +62,12 @@ def score(files: tuple[Path, ...], as_json: bool, annotate: Path | None, grid: i
 
 def _score_one(path: Path, photo: bool, picture: Path | None, grid: int | None, use_catalog: bool):
     """The report of one file, None for a file skipped with a word on stderr."""
-    from scorecam.commands.reading import (
-        is_lone_island_file,
-        provisional_volcano_note,
-        score_photo,
-        simulator_truth_of,
-    )
+    from scorecam.commands.reading import is_lone_island_file, provisional_volcano_note
+    from scorecam.inputs import simulator_truth_of
+    from scorecam.photos import score_photo_file
 
     if photo:
-        report, read = score_photo(path, grid=grid, use_catalog=use_catalog)
+        report, read = score_photo_file(path, grid=grid, use_catalog=use_catalog)
         if picture is not None:
             from scorecam.commands.annotated import write_annotation
 

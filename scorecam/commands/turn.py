@@ -48,10 +48,9 @@ def turn(specs: tuple[str, ...], first: str | None, as_json: bool, annotate: Pat
     """Score one turn of Mondo: every NAME=FILE (a photo or an island JSON) together, so the volcano
     majority is decided among all the islands."""
     from scorecam.commands.annotated import turn_targets
-    from scorecam.commands.reading import read_turn_photo
     from scorecam.errors import Exit, InputError
     from scorecam.inputs import read_json
-    from scorecam.photos import is_photo, photo_status
+    from scorecam.photos import is_photo, photo_status, read_island_photo
     from scoring.errors import BoardFormatError
     from scoring.mondo import PlayerIsland, Turn, score_turn, turn_score_to_json
     from scoring.mondo.island import island_from_json
@@ -66,7 +65,7 @@ def turn(specs: tuple[str, ...], first: str | None, as_json: bool, annotate: Pat
     players, photos, flags = [], {}, []
     for name, path in entries.items():
         if name in photo_players:
-            photo = read_turn_photo(path, grid=grid)  # an InputError ends the turn: main() reports it
+            photo = read_island_photo(path, grid=grid)  # an InputError ends the turn: main() reports it
             island = photo.island
             photos[name] = photo
             flags += [f"{name}: {f}" for f in photo.reading.flags]
