@@ -1,9 +1,11 @@
 """Whole-process time of ``scorecam score photo.jpg``: from the start of the process to the printed table.
 
-    python -m scorecam.bench_start [--n 15] [PHOTO]
+    python -m scorecam.bench_start [--rounds 3] [PHOTO ...]
 
-Runs the installed ``scorecam`` command as a subprocess N times (after one untimed run that warms the
-file cache) and prints the median and 90th percentile, beside the bare interpreter's start-up and
+Runs the installed ``scorecam`` command as a subprocess on each photo (default: every committed
+sample photo, samples/mondo, so that the figure is a photo as a player takes it, not one chosen to
+be quick or slow), ``--rounds`` times each after one untimed run that warms the file cache, and prints
+the median and 90th percentile over all runs, beside the bare interpreter's start-up and
 decoding the same photo with OpenCV for scale. Then one run under ``python -X importtime`` names the
 packages whose imports cost the most. A player pays all of it for every photo scored one at a time.
 
@@ -24,7 +26,8 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-DEFAULT_PHOTO = Path(__file__).resolve().parents[1] / "samples" / "mondo" / "mondo-s9900-00000.jpg"
+SAMPLES = Path(__file__).resolve().parents[1] / "samples" / "mondo"
+ANSWERED = (0, 4)  # scored, or refused with its reason (no island it can vouch for): both a finished run
 IMPORT_LINE = re.compile(r"import time:\s+(\d+) \|\s+(\d+) \|( *)(\S+)")
 
 
@@ -38,7 +41,7 @@ def wall_ms(command: list[str], env: dict[str, str]) -> float:
     start = time.perf_counter()
     done = subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
     elapsed = (time.perf_counter() - start) * 1000
-    if done.returncode != 0:
+    if done.returncode not in ANSWERED:
         reason = done.stderr.decode(errors="replace").strip().splitlines()[-1:] or ["no message"]
         raise SystemExit(f"bench_start: {' '.join(command)} exited {done.returncode}: {reason[0]}")
     return elapsed
@@ -76,24 +79,34 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("photo", nargs="?", type=Path, default=DEFAULT_PHOTO)
-    parser.add_argument("--n", type=int, default=15, help="timed runs (default 15)")
+    parser.add_argument("photos", nargs="*", type=Path, metavar="PHOTO", help="default: samples/mondo/*.jpg")
+    parser.add_argument("--rounds", type=int, default=3, help="timed runs per photo (default 3)")
     parser.add_argument("--top", type=int, default=8, help="packages listed by import cost (default 8)")
     args = parser.parse_args()
+    photos = args.photos or sorted(SAMPLES.glob("*.jpg"))
     # colour and terminal detection off, as when the table is piped; the same for every run
     env = {**os.environ, "NO_COLOR": "1"}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    command = [*scorecam_command(), "score", str(args.photo)]
-    wall_ms(command, env)  # warm the file cache: every later run finds the same state
-    runs = [wall_ms(command, env) for _ in range(args.n)]
+    commands = {photo: [*scorecam_command(), "score", str(photo)] for photo in photos}
+    for command in commands.values():
+        wall_ms(command, env)  # warm the file cache: every later run finds the same state
+    runs: dict[Path, list[float]] = defaultdict(list)
+    for _ in range(args.rounds):  # round-robin, so that a slow moment of the machine is shared
+        for photo, command in commands.items():
+            runs[photo].append(wall_ms(command, env))
+    every = [ms for photo_runs in runs.values() for ms in photo_runs]
     bare = statistics.median(wall_ms([sys.executable, "-c", "pass"], env) for _ in range(5))
-    decode = min(decode_ms(args.photo) for _ in range(3))
-    median = statistics.median(runs)
-    print(f"`scorecam score {args.photo.name}`, whole process, {args.n} runs:")
-    print(f"  median {median:6.0f} ms   p90 {percentile(runs, 0.9):6.0f} ms   min {min(runs):6.0f} ms")
-    print(f"  bare interpreter start-up {bare:6.0f} ms; cv2.imread of the photo {decode:6.0f} ms")
-    print(f"  median = {median / decode:.1f} x the photo's full decode")
-    total, per_package = import_costs(args.photo, env)
+    decode = statistics.median(min(decode_ms(photo) for _ in range(3)) for photo in photos)
+    median = statistics.median(every)
+    print(f"`scorecam score PHOTO`, whole process, {len(photos)} photos x {args.rounds} runs:")
+    print(f"  median {median:6.0f} ms   p90 {percentile(every, 0.9):6.0f} ms   min {min(every):6.0f} ms")
+    print(
+        "  median per photo: "
+        + ", ".join(f"{p.stem[-5:]} {statistics.median(r):.0f}" for p, r in runs.items())
+    )
+    print(f"  bare interpreter start-up {bare:6.0f} ms; cv2.imread of a photo {decode:6.0f} ms (median)")
+    print(f"  median = {median / decode:.1f} x a photo's full decode")
+    total, per_package = import_costs(photos[0], env)
     print(f"imports (python -X importtime, one run): {total:.0f} ms in all; most costly packages:")
     for name, ms in sorted(per_package.items(), key=lambda item: -item[1])[: args.top]:
         print(f"  {name:24s} {ms:6.0f} ms")
