@@ -1,26 +1,14 @@
 """`scorecam batch --ray`: the same work on Ray Data, the same files as one process (issue 13).
 Slow: a local Ray instance takes seconds to start."""
 
-import json
 import shutil
 import sys
 
 import pytest
+from test_batch import lines_of, without_timing
 
 from scorecam.batch import run_batch
 from scorecam.errors import Exit, InputError
-
-
-def without_timing(value):
-    if isinstance(value, dict):
-        return {k: without_timing(v) for k, v in value.items() if k != "timing_ms"}
-    if isinstance(value, list):
-        return [without_timing(v) for v in value]
-    return value
-
-
-def lines_of(path):
-    return [without_timing(json.loads(line)) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
 @pytest.mark.slow
@@ -47,7 +35,9 @@ def test_ray_writes_the_files_of_one_process(root, tmp_path):
         ray.shutdown()
     assert on_ray == one and one.inputs_failed == 2 and one.players_scored >= 12
     assert (tmp_path / "ray.csv").read_bytes() == (tmp_path / "one.csv").read_bytes()
-    assert lines_of(tmp_path / "ray.jsonl") == lines_of(tmp_path / "one.jsonl")
+    assert without_timing(lines_of(tmp_path / "ray.jsonl")) == without_timing(
+        lines_of(tmp_path / "one.jsonl")
+    )
 
 
 def test_ray_missing_is_a_one_line_usage_error(tmp_path, monkeypatch):
