@@ -6,9 +6,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.synth import tables
 from vision.synth.mondo_art import TERRAIN_BGR
-from vision.synth.tables import TABLE_KINDS, draw_table
+from vision.synth.tables import TABLE_KINDS, draw_table, hard, photographs
 from vision.synth.world import HUED_FAMILIES, TABLE_FAMILIES
 
 SHAPES = (((37, 53), 0.7), ((240, 320), 3.0), ((101, 77), 12.0))
@@ -160,7 +159,7 @@ def test_game_sized_tiles_have_periodic_grout(shift: float) -> None:
     """Tiles as big as the game's (50 mm), square or brick bond, at 4 px/mm: the row-mean profile
     repeats with the lattice pitch (tile + grout)."""
     p, size = 4.0, 1280  # 320 mm: six rows of tiles
-    img = tables._tile_lattice(
+    img = hard._tile_lattice(
         _rng(0),
         size,
         size,
@@ -185,13 +184,13 @@ def test_game_sized_tiles_have_periodic_grout(shift: float) -> None:
 def test_tile_sizes_include_the_game_tile_size(monkeypatch: pytest.MonkeyPatch) -> None:
     """A good share of tiled tables has tiles of 40-60 mm, the island locator's hard case."""
     sizes = []
-    original = tables._tile_lattice
+    original = hard._tile_lattice
 
     def spy(rng, h, w, p, tile_mm, *args, **kwargs):
         sizes.append(tile_mm)
         return original(rng, h, w, p, tile_mm, *args, **kwargs)
 
-    monkeypatch.setattr(tables, "_tile_lattice", spy)
+    monkeypatch.setattr(hard, "_tile_lattice", spy)
     for seed in range(60):
         draw_table(_rng(seed), (16, 16), 1.0, "tiled")
     game_sized = sum(min(s) >= 40 and max(s) <= 60 for s in sizes)
@@ -215,19 +214,19 @@ def test_photo_tables_use_the_bundled_textures_without_scikit_image() -> None:
     import tomllib
     from pathlib import Path
 
-    textures = Path(tables.__file__).with_name("textures")
-    for name, _, _ in tables._PHOTOS:
-        img = tables._photo_source(name)
+    textures = Path(photographs.__file__).parents[1] / "textures"
+    for name, _, _ in photographs._PHOTOS:
+        img = photographs._photo_source(name)
         assert img.dtype == np.uint8 and img.ndim == 2
         assert img.shape == ((430, 430) if name == "moon" else (512, 512))  # the moon without its frame
         assert img.std() > 10, "a photograph, not a flat grey"
         assert (textures / f"{name}.png").is_file()
     assert (textures / "README.md").read_text().count("CC0") >= 3, "sources and licences beside the images"
     # shipped with the package, and drawn in a process that cannot import scikit-image (seeds 0-11 draw all four)
-    pyproject = tomllib.loads((Path(tables.__file__).parents[2] / "pyproject.toml").read_text())
+    pyproject = tomllib.loads((Path(photographs.__file__).parents[3] / "pyproject.toml").read_text())
     assert "textures/*.png" in pyproject["tool"]["setuptools"]["package-data"]["vision.synth"]
     code = (
         "import sys; sys.modules['skimage'] = None; import numpy as np; from vision.synth.tables import draw_table;"
         "[draw_table(np.random.default_rng(s), (64, 80), 3.0, kind='photo') for s in range(12)]"
     )
-    subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(tables.__file__).parents[2])
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(photographs.__file__).parents[3])
