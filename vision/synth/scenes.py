@@ -17,12 +17,12 @@ from scoring.mediterraneo import score_sea, sea_report_to_json, sea_to_json
 from scoring.mediterraneo.placement import plays_to_json
 from scoring.mondo import island_to_json, score_turn, single_island_turn, turn_score_to_json
 from vision.geometry import quad_span
+from vision.synth.camera import Camera
 from vision.synth.mediterraneo_art import render_card_face
 from vision.synth.mediterraneo_sea import random_sea
 from vision.synth.mondo_art import render_mondo_face
 from vision.synth.mondo_island import ISLAND_KINDS, PlacedTile, component_by_id, island_of, random_layout
 from vision.synth.photo import (
-    Camera,
     PhotoStyle,
     Piece,
     Shot,
