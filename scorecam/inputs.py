@@ -137,9 +137,14 @@ def _checked_text(text: str) -> str:
 def score_board_file(path: Path) -> dict[str, Any]:
     """The score report of a board JSON file; a lone island's player is named after the file (the
     board of a photo report of scorecam's own: after the report's player)."""
+    return score_board_data(read_json(path), path)
+
+
+def score_board_data(data: Any, path: Path) -> dict[str, Any]:
+    """`score_board_file` of the JSON value already read from ``path``."""
     from scorecam.photos import board_in_report
 
-    data, player = board_in_report(read_json(path), path)
+    data, player = board_in_report(data, path)
     try:
         return score_board(data, name=player or printable_path(path.stem))
     except BoardFormatError as error:
@@ -152,9 +157,10 @@ def score_board_file(path: Path) -> dict[str, Any]:
         ) from None
 
 
-def simulator_truth_of(path: Path) -> Path | None:
+def simulator_truth_of(path: Path, data: Any = None) -> Path | None:
     """The photo a `scorecam synth` truth file belongs to, when ``path`` is one (it lies beside its
-    photo and names it); None for anything else, a photo's report saved beside it included."""
+    photo and names it); None for anything else, a photo's report saved beside it included. ``data``:
+    the file's JSON value when it has been read already."""
     from scorecam.photos import PHOTO_SUFFIXES
 
     if path.suffix.lower() != ".json":
@@ -162,10 +168,11 @@ def simulator_truth_of(path: Path) -> Path | None:
     photos = {p.name for p in (path.with_suffix(s) for s in PHOTO_SUFFIXES) if p.is_file()}
     if not photos:
         return None
-    try:
-        data = read_json(path)
-    except InputError:
-        return None  # the board reader says what is wrong with it
+    if data is None:
+        try:
+            data = read_json(path)
+        except InputError:
+            return None  # the board reader says what is wrong with it
     if isinstance(data, dict) and "seed" in data and data.get("photo") in photos:
         return path.with_name(data["photo"])
     return None

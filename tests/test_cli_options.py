@@ -150,10 +150,10 @@ def test_main_returns_the_exit_code_of_help_and_version(capsys):
 def test_a_bug_is_one_line_and_its_own_exit_code_not_a_traceback(root, capsys, monkeypatch):
     import scorecam.inputs
 
-    def broken(path):
+    def broken(data, path):
         raise ZeroDivisionError("a bug")
 
-    monkeypatch.setattr(scorecam.inputs, "score_board_file", broken)
+    monkeypatch.setattr(scorecam.inputs, "score_board_data", broken)
     code, out, err = run(capsys, "score", str(root / ISLAND))
     assert code == 70 and out == "" and "Traceback" not in err
     assert err.splitlines() == [

@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-ERROR_CHARS = 400  # a reason longer than this is cut: a 1 MB bad value is not echoed whole
+from scoring.errors import MESSAGE_CHARS, cut
+
+ERROR_CHARS = MESSAGE_CHARS  # a reason longer than this is cut: a 1 MB bad value is not echoed whole
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _CONTROL = re.compile("[\x00-\x1f\x7f]")
@@ -39,4 +41,4 @@ def one_line(text: str, limit: int = ERROR_CHARS) -> str:
     """A reason on one line (control characters shown as escapes), cut to ``limit`` characters."""
     text = " ".join(escaped(text).split())
     text = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return cut(text, limit)

@@ -3,21 +3,13 @@ note that an island scored alone has a provisional volcano penalty."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-from scorecam.errors import InputError
 
-
-def is_lone_island_file(path: Path) -> bool:
-    """Whether a board file holds one island (or a photo's report of one), not a turn."""
-    from scorecam.inputs import read_json
+def is_lone_island(data: Any) -> bool:
+    """Whether a board file's JSON value is one island (or a photo's report of one), not a turn."""
     from scorecam.photos import is_photo_report
 
-    try:
-        data = read_json(path)
-    except InputError:
-        return False
     return isinstance(data, dict) and ("tiles" in data or is_photo_report(data))
 
 

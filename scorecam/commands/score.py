@@ -62,8 +62,7 @@ def score(files: tuple[Path, ...], as_json: bool, annotate: Path | None, grid: i
 
 def _score_one(path: Path, photo: bool, picture: Path | None, grid: int | None, use_catalog: bool):
     """The report of one file, None for a file skipped with a word on stderr."""
-    from scorecam.commands.reading import is_lone_island_file, provisional_volcano_note
-    from scorecam.inputs import simulator_truth_of
+    from scorecam.commands.reading import is_lone_island, provisional_volcano_note
     from scorecam.photos import score_photo_file
 
     if photo:
@@ -74,17 +73,18 @@ def _score_one(path: Path, photo: bool, picture: Path | None, grid: int | None, 
             report["annotated"] = str(write_annotation(picture, read, report["players"][0]))
         lone = True
     else:
-        truth_of = simulator_truth_of(path)
+        from scorecam.inputs import read_json, score_board_data, simulator_truth_of
+
+        data = read_json(path)  # once: the truth test, the score and the lone-island test all use it
+        truth_of = simulator_truth_of(path, data)
         if truth_of is not None:
             print(
                 f"scorecam: {path}: simulator truth for {truth_of.name}, not a board (skipped)",
                 file=sys.stderr,
             )
             return None
-        from scorecam.inputs import score_board_file
-
-        report = score_board_file(path)
-        lone = _one_mondo_island(report) and is_lone_island_file(path)
+        lone = is_lone_island(data)
+        report = score_board_data(data, path)
     if lone and _one_mondo_island(report):
         note = provisional_volcano_note(report)
         if note:
