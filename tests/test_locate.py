@@ -7,7 +7,7 @@ import pytest
 
 from vision.mondo.grid_match import match_grid
 from vision.mondo.lattice import other_extents
-from vision.mondo.locate import CellsMap, locate_islands, tile_points
+from vision.mondo.locate import CellsMap, locate_islands, sane_quad, tile_points
 from vision.synth.catalog import load_catalog
 from vision.synth.clutter import note_image
 from vision.synth.mondo_art import render_mondo_face
@@ -170,3 +170,17 @@ def test_a_grid_with_a_whole_empty_row_has_its_other_place():
     assert other_extents(full, (0, 0, 3)) == []
     # a 4x4 grid around a 2x3 block: 3 places across, 2 down, less the one taken
     assert len(other_extents(np.array([[i, j] for i in range(2) for j in range(3)], float), (0, 0, 4))) == 5
+
+
+def test_a_grid_outline_thrown_off_by_its_fit_is_not_an_island():
+    """A homography fitted to a few tile centres can fold the grid or throw a corner far away
+    (seen on a stress photo: a corner at (40875, -24233) in a 1000 px photo); such an outline is
+    dropped, never read."""
+    shape = (750, 1000, 3)
+    square = np.array([[400.0, 300], [500, 300], [500, 400], [400, 400]])
+    assert sane_quad(square, shape)
+    assert sane_quad(square + [-350, -250], shape)  # partly off the photo: still a quad
+    assert not sane_quad(np.array([[362.0, 215], [40875, -24233], [534, 324], [335, 326]]), shape)
+    assert not sane_quad(square[[0, 2, 1, 3]], shape)  # folded (a bow tie)
+    assert not sane_quad(np.array([[400.0, 300], [500, 300], [500, 300], [400, 300]]), shape)  # flat
+    assert not sane_quad(np.where(square == 500, np.nan, square), shape)

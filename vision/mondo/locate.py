@@ -74,6 +74,12 @@ PUSH_MAX = 0.45  # cells: a tile centre this far from its cell's middle still be
 OFFSET_DEADBAND = 0.04  # cells: a crop follows its tile only beyond this (the centre's own error)
 SECOND_ISLAND = 6  # tile centres on a lattice that make a second island whatever the first has
 IDEAL_CELL = 30.0  # net input px per cell: where the net sees tiles best (passes are chosen by it)
+MIN_CELL_IN = 9.0  # net input px per cell: a lattice finer than this is no island (the net learnt 12-50)
+ZOOM_BELOW = 1e9  # net input px per cell: an island seen smaller is looked at again, zoomed in
+REGION_RATIO = 2.2  # a grid's area over its occupied cells' beyond which (either way) its lattice is wrong
+REGION_BEYOND = 1.3  # cells: a grid corner this far outside its occupied cells' box means the same
+ZOOM_CELLS = (IDEAL_CELL, 1.5 * IDEAL_CELL)  # px a cell spans in a zoomed look (the net knows 12-50)
+ZOOM_MARGIN = 1.5  # cells of table around a zoomed island: room for a row the first look missed
 FINER_BELOW = 0.8  # refine on a finer view of the photo when a cell has less than this share of its
 # rectified size in the reduced one
 
@@ -700,6 +706,20 @@ def group_regions(
     return groups
 
 
+def sane_quad(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
+    """Whether a grid outline can be a photographed island: finite, convex, not folded, and within a
+    photo's size of the photo (a homography fitted to few points can throw a corner to infinity)."""
+    if not np.all(np.isfinite(quad)):
+        return False
+    h, w = shape[:2]
+    if np.any(quad < [-w, -h]) or np.any(quad > [2 * w, 2 * h]):
+        return False
+    return (
+        bool(cv2.isContourConvex(quad.astype(np.float32)))
+        and abs(cv2.contourArea(quad.astype(np.float32))) > 1
+    )
+
+
 def inside_any(point: np.ndarray, quads: list[np.ndarray]) -> bool:
     p = (float(point[0]), float(point[1]))
     return any(cv2.pointPolygonTest(q.astype(np.float32), p, False) >= 0 for q in quads)
@@ -712,6 +732,18 @@ class _Candidate:
     quad: np.ndarray  # first-pass outline, image px
     cell_in: float  # cell side in the net's input px at this pass
     cut: bool  # its occupied region runs off the photo (another player's island at the edge)
+    region: np.ndarray  # the bounding box of its occupied cells, image px: x0, y0, x1, y1
+    region_area: float  # their area, image px^2
+
+    def implausible(self) -> bool:
+        """Whether the lattice is far from the occupied cells it was fitted in: a grid with many
+        times their area (or a small part of them), or with a corner well beyond them, came from a
+        few centres fitted wrongly (an empty outer row puts a corner one cell beyond them)."""
+        area = abs(cv2.contourArea(self.quad.astype(np.float32)))
+        ratio = area / max(self.region_area, 1.0)
+        cell = np.sqrt(area) / self.found.extent[2]
+        beyond = np.maximum(self.region[:2] - self.quad, self.quad - self.region[2:]).max() / max(cell, 1e-6)
+        return not (1 / REGION_RATIO <= ratio <= REGION_RATIO) or beyond > REGION_BEYOND
 
 
 _MAPS_CACHE: dict[tuple, tuple[np.ndarray, np.ndarray, Affine]] = {}
@@ -736,8 +768,15 @@ def cached_photo_maps(
     return _MAPS_CACHE[key]
 
 
-def first_pass(model: LocatorModel, image: np.ndarray, long_side: int, grid: int | None) -> list[_Candidate]:
-    """Islands found by the net's maps of the whole photo at `long_side`."""
+def first_pass(
+    model: LocatorModel,
+    image: np.ndarray,
+    long_side: int,
+    grid: int | None,
+    camera: np.ndarray | None = None,
+) -> list[_Candidate]:
+    """Islands found by the net's maps of the whole photo at `long_side` (`camera`: the intrinsics in
+    px of `image`, when it is a window of a larger photo)."""
     cells, heat, affine = cached_photo_maps(model, image, long_side)
     peaks = find_peaks(heat)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(
@@ -747,7 +786,7 @@ def first_pass(model: LocatorModel, image: np.ndarray, long_side: int, grid: int
     peak_px = np.clip(np.round(peaks).astype(int), 0, [w - 1, h - 1])
     peak_label = labels[peak_px[:, 1], peak_px[:, 0]]
     centres = map_to_image(peaks, affine)
-    camera = nominal_camera(image.shape)
+    camera = nominal_camera(image.shape) if camera is None else camera
     out: list[_Candidate] = []
     free = np.ones(len(centres), bool)
     to_input = long_side / max(image.shape[:2])
@@ -767,8 +806,84 @@ def first_pass(model: LocatorModel, image: np.ndarray, long_side: int, grid: int
         x1 = (stats[group, cv2.CC_STAT_LEFT] + stats[group, cv2.CC_STAT_WIDTH]).max()
         y1 = (stats[group, cv2.CC_STAT_TOP] + stats[group, cv2.CC_STAT_HEIGHT]).max()
         cut = bool(x0 <= 0 or y0 <= 0 or x1 >= w or y1 >= h)
-        out.append(_Candidate(found, centres, quad, float(cell * to_input), cut))
+        if cell * to_input < MIN_CELL_IN or not sane_quad(quad, image.shape):
+            # a lattice of the tiles' own art or of the table's pattern (no tile is that small), or a
+            # fit thrown off by few centres
+            continue
+        box = np.array([*map_to_image([[x0, y0]], affine)[0], *map_to_image([[x1, y1]], affine)[0]])
+        area = float(stats[group, cv2.CC_STAT_AREA].sum()) * affine[0] * affine[1]
+        out.append(_Candidate(found, centres, quad, float(cell * to_input), cut, box, area))
     return out
+
+
+def zoom_pass(
+    model: LocatorModel,
+    image: np.ndarray,
+    cand: _Candidate,
+    grid: int | None,
+    finer: Callable[[float], tuple[np.ndarray, float]] | None,
+    cell_px: float = IDEAL_CELL,
+) -> _Candidate | None:
+    """Pass 1 again on a window around a candidate the whole-photo passes saw small, cut from the
+    photo (a finer decode of it where needed) at the scale where a cell spans `cell_px`: a small
+    island's tile centres are faint blobs of a few pixels at the whole-photo scales, and a lattice
+    fitted to the few seen puts the grid a row off or takes in a loose tile. Returns the window's
+    candidate for the same island, in `image` px (None: nothing there)."""
+    if cand.implausible():
+        # the lattice is wrong, so is its cell size: take the occupied cells' instead (3 or 4 a side)
+        cell = np.sqrt(cand.region_area) / 3.5
+        lo, hi = cand.region[:2], cand.region[2:]
+    else:
+        cell = np.sqrt(abs(cv2.contourArea(cand.quad.astype(np.float32)))) / cand.found.extent[2]
+        lo, hi = cand.quad.min(0), cand.quad.max(0)
+    k = cell / cell_px  # image px per window px
+    source, k_src = (image, 1.0) if finer is None or k >= 1 else finer(k)  # k_src: image px per source px
+    # the window: the candidate plus ZOOM_MARGIN cells around it (a grid a row off, a missed row)
+    lo = lo - ZOOM_MARGIN * cell
+    hi = hi + ZOOM_MARGIN * cell
+    h, w = source.shape[:2]
+    x0, y0 = (np.maximum(np.floor(lo / k_src), 0)).astype(int)
+    x1, y1 = (np.minimum(np.ceil(hi / k_src), [w, h])).astype(int)
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return None
+    f = k_src / k  # window px per source px
+    size = (max(1, round((x1 - x0) * f)), max(1, round((y1 - y0) * f)))
+    interpolation = cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR
+    window = cv2.resize(source[y0:y1, x0:x1], size, interpolation=interpolation)
+    fx, fy = size[0] / (x1 - x0), size[1] / (y1 - y0)
+    # image px -> window px (pixel centres kept: (p + 0.5) * f - 0.5)
+    to_win = np.array(
+        [
+            [fx / k_src, 0, (0.5 - x0) * fx - 0.5],
+            [0, fy / k_src, (0.5 - y0) * fy - 0.5],
+            [0, 0, 1.0],
+        ]
+    )
+    camera = to_win @ nominal_camera(image.shape)
+    found = first_pass(model, window, max(window.shape[:2]), grid, camera)
+    back = np.linalg.inv(to_win)
+    centre, box = cand.quad.mean(0), cand.quad
+    if cand.implausible():
+        (x0, y0), (x1, y1) = cand.region[:2], cand.region[2:]
+        centre, box = cand.region.reshape(2, 2).mean(0), np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+    best = None
+    for c in found:
+        quad = apply_h(back, c.quad)
+        if not (inside_any(centre, [quad]) or inside_any(quad.mean(0), [box])):
+            continue
+        if best is None or c.found.used.sum() > best.found.used.sum():
+            best = replace(
+                c,
+                found=replace(c.found, g_h=c.found.g_h @ to_win),
+                centres=apply_h(back, c.centres),
+                quad=quad,
+                cut=cand.cut,
+                region=np.concatenate(
+                    [apply_h(back, c.region[:2][None])[0], apply_h(back, c.region[2:][None])[0]]
+                ),
+                region_area=c.region_area / (to_win[0, 0] * to_win[1, 1]),
+            )
+    return best
 
 
 def merge_passes(passes: list[list[_Candidate]]) -> list[_Candidate]:
@@ -779,8 +894,8 @@ def merge_passes(passes: list[list[_Candidate]]) -> list[_Candidate]:
     false lattice on a pattern, a fragment, not a second island."""
     merged: list[_Candidate] = []
 
-    def key(c: _Candidate) -> tuple[int, float]:
-        return int(c.found.used.sum()), -abs(float(np.log(c.cell_in / IDEAL_CELL)))
+    def key(c: _Candidate) -> tuple[bool, int, float]:
+        return not c.implausible(), int(c.found.used.sum()), -abs(float(np.log(c.cell_in / IDEAL_CELL)))
 
     for candidates in passes:
         for c in candidates:
@@ -828,6 +943,19 @@ def locate_islands(
         candidates = merge_passes([first_pass(model, image, finest, grid)])
     whole = [c for c in candidates if not c.cut]
     candidates = whole or candidates
+    for n, cand in enumerate(candidates):
+        if cand.cell_in < ZOOM_BELOW or cand.implausible():
+            looks = [zoom_pass(model, image, cand, grid, finer, cell_px) for cell_px in ZOOM_CELLS]
+            zoomed = max(
+                (z for z in looks if z is not None),
+                key=lambda z: (not z.implausible(), int(z.found.used.sum())),
+                default=None,
+            )
+            if zoomed is not None and (
+                zoomed.found.used.sum() >= cand.found.used.sum()
+                or (cand.implausible() and not zoomed.implausible())
+            ):
+                candidates[n] = zoomed
     t2 = time.perf_counter()
     out = []
     rect_cell = model.meta.get("rectified", {"size": 256, "margin": 0.35})
@@ -846,6 +974,8 @@ def locate_islands(
             # the first pass was far off: the rectified view was skewed, so look once more
             refined = refine_rectified(model, source, replace(in_src, g_h=refined[0])) or refined
         g_h, seen = (None, None) if refined is None else (refined[0] @ to_src, refined[1])
+        if g_h is not None and not sane_quad(quad_of(g_h, found.extent), image.shape):
+            g_h, seen = None, None  # the refinement's fit broke down (a corner thrown far off): keep pass 1's
         # the tile centres seen, image px: the refinement's where it ran
         seen = cand.centres[found.used] if seen is None else apply_h(np.linalg.inv(to_src), seen)
         quad = upright(quad_of(g_h, found.extent) if g_h is not None else cand.quad).astype(np.float32)

@@ -227,8 +227,11 @@ def good_tiles(reading: IslandReading) -> int:
     return sum(c.source == "catalog" and c.log_likelihood > GOOD_TILE_LL for c in reading.cells)
 
 
-def grid_rank(reading: IslandReading) -> tuple[int, int]:
-    return good_tiles(reading), -len(reading.flags)
+def grid_rank(reading: IslandReading) -> tuple[bool, int, int]:
+    """How much a reading looks like the island: a grid with more empty spaces than players leave
+    (a 3x3 island and the loose tile beside it, read as 4x4) loses to one without, then whole tiles."""
+    empty = sum(c.source == "empty" for c in reading.cells)
+    return empty <= MOST_EMPTY, good_tiles(reading), -len(reading.flags)
 
 
 def read_photo_island(
