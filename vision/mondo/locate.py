@@ -13,6 +13,11 @@ classical geometry, in two passes:
    tile-like pattern on the table cannot stretch the grid), tile centres outside the region that
    sit on the lattice join it (an island tile whose neighbours are all empty looks loose to the
    net), and the occupied lattice points give the grid's extent and size (3 or 4; `grid` forces it).
+   The photo is searched at 320 and 640 px long side, where a small island's tiles are blobs of a
+   few pixels; so every island found is then looked at again: pass 1 on a window around it, cut
+   from a finer decode of the photo where needed, at the scales where a cell spans 30 and 45 px
+   (the sizes the net learnt). A lattice finer than the net knows, or far from the occupied cells
+   it was fitted in, is not taken; its window is then cut around the occupied cells instead.
 2. Refine. The photo is rectified onto the found grid (plus a margin) at 256 px, where every
    cell has the same size whatever the tilt, and the net runs again; its centres are fitted to a
    lattice afresh and relabelled to agree with pass 1 (so pass 1 may be off by a fair part of a
@@ -775,9 +780,10 @@ def first_pass(
     grid: int | None,
     camera: np.ndarray | None = None,
 ) -> list[_Candidate]:
-    """Islands found by the net's maps of the whole photo at `long_side` (`camera`: the intrinsics in
-    px of `image`, when it is a window of a larger photo)."""
-    cells, heat, affine = cached_photo_maps(model, image, long_side)
+    """Islands found by the net's maps of the whole photo at `long_side`; or of a window of a larger
+    photo, when `camera` gives the intrinsics in px of `image` (a window's maps are not kept)."""
+    maps = cached_photo_maps if camera is None else photo_maps
+    cells, heat, affine = maps(model, image, long_side)
     peaks = find_peaks(heat)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(
         (cells > CELLS_MIN).astype(np.uint8), connectivity=8
