@@ -1,0 +1,194 @@
+"""`scorecam eval DIR` on Mediterráneo photos: read each sea back and compare it with its truth.
+
+The reader's lattice is labelled as the photo shows it (x right, y down), the simulator's as the
+table lies, so a read sea is compared with the truth under the turn (of four) and the shift that
+match most cells; octopus directions turn with it. Scores need no such care: both players' totals
+do not depend on how the sea is turned. The objectives are taken from the truth (the reader does
+not read the objective cards yet).
+
+Figures: seas found, visible cells right (content, and the direction of an octopus), frames right,
+extra cells read where the truth has none, seas read exactly, both players' totals exact, wrong and
+unflagged (the worst outcome), right but flagged (a false alarm), median time per photo.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+from scoring.mediterraneo import Cell, Sea, score_sea, sea_from_json, sea_report_to_json
+
+CLOCKWISE = {"N": "E", "E": "S", "S": "W", "W": "N"}
+
+
+def truth_photos(folder: Path) -> list[Path]:
+    """Photos under ``folder`` with a Mediterráneo truth JSON beside them."""
+    photos = []
+    for truth in sorted(folder.rglob("*.json")):
+        try:
+            data = json.loads(truth.read_text())
+        except (OSError, ValueError):
+            continue
+        if isinstance(data, dict) and data.get("game") == "mediterraneo" and "photo" in data:
+            photo = truth.with_name(data["photo"])
+            if photo.exists():
+                photos.append(photo)
+    return photos
+
+
+def is_sea_folder(folder: Path) -> bool:
+    """Whether ``folder`` holds Mediterráneo photos with truth and no Mondo ones."""
+    from scorecam.evaluate import truth_photos as mondo_photos
+
+    return bool(truth_photos(folder)) and not mondo_photos(folder)
+
+
+def turned(cell: Cell, quarter_turns: int) -> Cell:
+    """The cell of a sea turned clockwise by quarter turns about the origin."""
+    x, y, points = cell.x, cell.y, cell.points
+    for _ in range(quarter_turns % 4):
+        x, y = -y, x
+        points = CLOCKWISE[points] if points else None
+    return Cell(x, y, cell.content, points, cell.frame)
+
+
+def aligned(read: tuple[Cell, ...], truth: tuple[Cell, ...]) -> dict[tuple[int, int], Cell]:
+    """The read cells moved onto the truth's lattice by the turn and shift that match most contents."""
+    best: dict[tuple[int, int], Cell] = {}
+    best_hits = -1
+    truth_at = {(c.x, c.y): c for c in truth}
+    for k in range(4):
+        cells = [turned(c, k) for c in read]
+        votes: dict[tuple[int, int], int] = {}
+        for c in cells:
+            for t in truth:
+                if t.content == c.content:
+                    key = (t.x - c.x, t.y - c.y)
+                    votes[key] = votes.get(key, 0) + 1
+        for (dx, dy), _ in sorted(votes.items(), key=lambda kv: -kv[1])[:3]:
+            moved = {
+                (c.x + dx, c.y + dy): Cell(c.x + dx, c.y + dy, c.content, c.points, c.frame) for c in cells
+            }
+            hits = sum(1 for p, c in moved.items() if p in truth_at and _same(c, truth_at[p]))
+            if hits > best_hits:
+                best, best_hits = moved, hits
+    return best
+
+
+def _same(a: Cell, b: Cell) -> bool:
+    return a.content == b.content and a.points == b.points
+
+
+def _totals(sea: Sea) -> dict[str, int]:
+    return {p.name: p.total for p in score_sea(sea).players}
+
+
+def measure_photo(photo: Path, truth: dict[str, Any]) -> dict[str, Any]:
+    """One photo's record: found, cells right, exact, totals right, flagged, time."""
+    from vision.errors import PhotoError
+    from vision.mediterraneo.reader import read_sea
+    from vision.photo_io import read_photo
+
+    board = sea_from_json(truth["board"])
+    start = time.perf_counter()
+    try:
+        _, reading = read_sea(read_photo(photo))
+    except PhotoError as error:
+        return {"photo": photo.name, "found": False, "reason": error.reason, "cells": len(board.cells),
+                "ms": (time.perf_counter() - start) * 1000}  # fmt: skip
+    ms = (time.perf_counter() - start) * 1000
+    moved = aligned(reading.cells, board.cells)
+    truth_at = {(c.x, c.y): c for c in board.cells}
+    right = sum(1 for p, t in truth_at.items() if p in moved and _same(moved[p], t))
+    frames = sum(1 for p, t in truth_at.items() if p in moved and moved[p].frame == t.frame)
+    octopuses = [p for p, t in truth_at.items() if t.content == "octopus"]
+    octopus_right = sum(1 for p in octopuses if p in moved and _same(moved[p], truth_at[p]))
+    extra = sum(1 for p in moved if p not in truth_at)
+    sea = Sea(tuple(moved.values()), board.objectives, board.first)
+    totals_right = _totals(sea) == _totals(board)
+    exact = right == len(truth_at) and extra == 0
+    return {
+        "photo": photo.name,
+        "found": True,
+        "cells": len(truth_at),
+        "cells_right": right,
+        "frames_right": frames,
+        "octopuses": len(octopuses),
+        "octopuses_right": octopus_right,
+        "extra_cells": extra,
+        "exact": exact,
+        "totals_right": totals_right,
+        "flagged": bool(reading.flags),
+        "flags": list(reading.flags),
+        "report": sea_report_to_json(score_sea(sea))["players"],
+        "ms": ms,
+    }
+
+
+def evaluate(folder: Path, *, limit: int | None = None, progress: bool = True, **_: Any) -> dict[str, Any]:
+    """The figures of the Mediterráneo photos under ``folder`` (other games' options are ignored)."""
+    from scorecam.progress import Progress
+
+    photos = truth_photos(folder)[:limit]
+    if not photos:
+        raise ValueError(f"no Mediterráneo photos with truth JSON under {folder}")
+    bar = Progress("eval", len(photos), enabled=None if progress else False)
+    records = []
+    for i, photo in enumerate(photos):
+        truth = json.loads(photo.with_suffix(".json").read_text())
+        records.append(measure_photo(photo, truth))
+        bar(i + 1)
+    bar.close()
+    return figures(records)
+
+
+def figures(records: list[dict[str, Any]]) -> dict[str, Any]:
+    n = len(records)
+    found = [r for r in records if r["found"]]
+    cells = sum(r["cells"] for r in records)
+    octopuses = sum(r.get("octopuses", 0) for r in found)
+
+    def share(k: int, total: int) -> float:
+        return round(k / total, 4) if total else 0.0
+
+    right_totals = [r for r in found if r["totals_right"]]
+    wrong_unflagged = sum(1 for r in found if not r["totals_right"] and not r["flagged"])
+    return {
+        "game": "mediterraneo",
+        "photos": n,
+        "seas_found": share(len(found), n),
+        "cells_right": share(sum(r["cells_right"] for r in found), cells),
+        "frames_right": share(sum(r["frames_right"] for r in found), cells),
+        "octopus_directions_right": share(sum(r["octopuses_right"] for r in found), octopuses),
+        "extra_cells_per_photo": round(sum(r["extra_cells"] for r in found) / max(1, len(found)), 3),
+        "seas_exact": share(sum(1 for r in found if r["exact"]), n),
+        "totals_exact": share(len(right_totals), n),
+        # a photo refused ("no sea found") is flagged by its refusal, never wrong-and-unflagged
+        "wrong_unflagged": share(wrong_unflagged, n),
+        "right_flagged": share(sum(1 for r in right_totals if r["flagged"]), len(right_totals)),
+        "flagged": share(sum(1 for r in found if r["flagged"]), n),
+        "median_ms_per_photo": round(statistics.median(r["ms"] for r in records), 1),
+        "records": records,
+    }
+
+
+def eval_table(result: dict[str, Any]) -> str:
+    pct = lambda v: f"{100 * v:.1f}%"  # noqa: E731
+    rows = [
+        ("photos", str(result["photos"])),
+        ("seas found", pct(result["seas_found"])),
+        ("visible cells right", pct(result["cells_right"])),
+        ("octopus directions right", pct(result["octopus_directions_right"])),
+        ("frames right", pct(result["frames_right"])),
+        ("extra cells per photo", f"{result['extra_cells_per_photo']:.2f}"),
+        ("seas read exactly", pct(result["seas_exact"])),
+        ("both totals exact", pct(result["totals_exact"])),
+        ("wrong and unflagged", pct(result["wrong_unflagged"])),
+        ("right but flagged", pct(result["right_flagged"])),
+        ("median time per photo", f"{result['median_ms_per_photo']:.0f} ms (decoding included, one core)"),
+    ]
+    width = max(len(k) for k, _ in rows)
+    return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)

@@ -1,0 +1,175 @@
+"""`scorecam eval DIR` on Snorkeling photos: read each round back and compare it with its truth.
+
+Figures: piles found and their top card read right (a pile counts as right when its mat is found,
+read as the right mat, and its top card is the truth's), extra piles read where there is no mat,
+central pile's top card right, rounds read exactly (every pile right, no extra), rounds scored
+exactly (every diver's points), wrong and unflagged (the worst outcome), right but flagged (a
+false alarm), median time per photo (decoding included), and the exact rounds per condition of the
+simulated world (light, print, table family, players, stress).
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+from scoring.snorkeling import round_from_json, score_round
+
+
+def truth_photos(folder: Path) -> list[Path]:
+    """Photos under ``folder`` with a Snorkeling truth JSON beside them."""
+    photos = []
+    for truth in sorted(folder.rglob("*.json")):
+        try:
+            data = json.loads(truth.read_text())
+        except (OSError, ValueError):
+            continue
+        if isinstance(data, dict) and data.get("game") == "snorkeling" and "photo" in data and "mats" in data:
+            photo = truth.with_name(data["photo"])
+            if photo.exists():
+                photos.append(photo)
+    return photos
+
+
+def is_snorkeling_folder(folder: Path) -> bool:
+    """Whether ``folder`` holds Snorkeling photos with truth and no Mondo ones."""
+    from scorecam.evaluate import truth_photos as mondo_photos
+
+    return bool(truth_photos(folder)) and not mondo_photos(folder)
+
+
+def _points(board) -> dict[int, int]:
+    return {d.mat: d.points for d in score_round(board).divers}
+
+
+def measure_photo(photo: Path, truth: dict[str, Any]) -> dict[str, Any]:
+    """One photo's record: piles right, centre right, exact, scored right, flagged, time."""
+    from vision.errors import PhotoError
+    from vision.photo_io import read_photo
+    from vision.snorkeling import read_round
+
+    board = round_from_json(truth["board"])
+    tops = {d.mat: d.top for d in board.divers}
+    start = time.perf_counter()
+    try:
+        read, reading = read_round(read_photo(photo))
+    except PhotoError as error:
+        return {"photo": photo.name, "found": False, "reason": error.reason, "piles": len(tops),
+                "piles_right": 0, "scored_right": False, "conditions": _conditions(truth),
+                "ms": (time.perf_counter() - start) * 1000}  # fmt: skip
+    ms = (time.perf_counter() - start) * 1000
+    got = {d.mat: d.top for d in read.divers}
+    right = sum(1 for mat, top in tops.items() if got.get(mat) == top)
+    extra = sum(1 for mat in got if mat not in tops)
+    exact = right == len(tops) and extra == 0
+    scored_right = _points(read) == _points(board)
+    return {
+        "photo": photo.name,
+        "found": True,
+        "piles": len(tops),
+        "piles_right": right,
+        "piles_missed": sum(1 for mat in tops if mat not in got),
+        "extra_piles": extra,
+        "centre_right": read.centre == board.centre,
+        "exact": exact,
+        "scored_right": scored_right,
+        "flagged": bool(reading.flags),
+        "flags": list(reading.flags),
+        "read": {str(m): str(c) for m, c in sorted(got.items())},
+        "truth": {str(m): str(c) for m, c in sorted(tops.items())},
+        "conditions": _conditions(truth),
+        "ms": ms,
+    }
+
+
+def _conditions(truth: dict[str, Any]) -> dict[str, str]:
+    c = truth.get("conditions") or {}
+    scene = truth.get("scene") or {}
+    return {
+        "world": "stress" if c.get("stress") else "everyday",
+        "light": str(c.get("light")),
+        "print": str(c.get("print")),
+        "table family": str(c.get("table")),
+        "players": str(scene.get("players")),
+        "piles": "squared" if scene.get("squared") else "messy",
+    }
+
+
+def evaluate(folder: Path, *, limit: int | None = None, progress: bool = True, **_: Any) -> dict[str, Any]:
+    from scorecam.progress import Progress
+
+    photos = truth_photos(folder)[:limit]
+    if not photos:
+        raise ValueError(f"no Snorkeling photos with truth JSON under {folder}")
+    bar = Progress("eval", len(photos), enabled=None if progress else False)
+    records = []
+    for i, photo in enumerate(photos):
+        truth = json.loads(photo.with_suffix(".json").read_text())
+        records.append(measure_photo(photo, truth))
+        bar(i + 1)
+    bar.close()
+    return figures(records)
+
+
+def figures(records: list[dict[str, Any]]) -> dict[str, Any]:
+    n = len(records)
+    found = [r for r in records if r["found"]]
+
+    def share(k: int, total: int) -> float:
+        return round(k / total, 4) if total else 0.0
+
+    right = [r for r in found if r["scored_right"]]
+    by: dict[str, dict[str, list[bool]]] = {}
+    for r in records:
+        for family, bucket in (r.get("conditions") or {}).items():
+            by.setdefault(family, {}).setdefault(bucket, []).append(bool(r.get("scored_right")))
+    return {
+        "game": "snorkeling",
+        "photos": n,
+        "tables_found": share(len(found), n),
+        "piles_right": share(sum(r["piles_right"] for r in records), sum(r["piles"] for r in records)),
+        "piles_missed": sum(r.get("piles_missed", r["piles"]) for r in records),
+        "extra_piles": sum(r.get("extra_piles", 0) for r in found),
+        "centre_right": share(sum(1 for r in found if r["centre_right"]), n),
+        "rounds_exact": share(sum(1 for r in found if r["exact"]), n),
+        "rounds_scored_exactly": share(len(right), n),
+        # a refused photo is flagged by its refusal, never wrong-and-unflagged
+        "wrong_unflagged": share(sum(1 for r in found if not r["scored_right"] and not r["flagged"]), n),
+        "right_flagged": share(sum(1 for r in right if r["flagged"]), len(right)),
+        "flagged": share(sum(1 for r in found if r["flagged"]), n),
+        "median_ms_per_photo": round(statistics.median(r["ms"] for r in records), 1),
+        "by_condition": {
+            family: {
+                b: {"photos": len(v), "scored_exactly": share(sum(v), len(v))}
+                for b, v in sorted(buckets.items())
+            }
+            for family, buckets in by.items()
+        },
+        "records": records,
+    }
+
+
+def eval_table(result: dict[str, Any]) -> str:
+    pct = lambda v: f"{100 * v:.1f}%"  # noqa: E731
+    rows = [
+        ("photos", str(result["photos"])),
+        ("tables found", pct(result["tables_found"])),
+        ("piles found, top card right", pct(result["piles_right"])),
+        ("piles missed / extra piles", f"{result['piles_missed']} / {result['extra_piles']}"),
+        ("central pile's top card right", pct(result["centre_right"])),
+        ("rounds read exactly", pct(result["rounds_exact"])),
+        ("rounds scored exactly", pct(result["rounds_scored_exactly"])),
+        ("wrong and unflagged", pct(result["wrong_unflagged"])),
+        ("right but flagged", pct(result["right_flagged"])),
+        ("median time per photo", f"{result['median_ms_per_photo']:.0f} ms (decoding included, one core)"),
+    ]
+    for family in ("world", "players", "light"):
+        for bucket, v in result["by_condition"].get(family, {}).items():
+            rows.append(
+                (f"  scored exactly, {family} {bucket}", f"{pct(v['scored_exactly'])} of {v['photos']}")
+            )
+    width = max(len(k) for k, _ in rows)
+    return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)

@@ -1,0 +1,93 @@
+"""Scoring a photo of a Mediterráneo sea: read the visible cells, add the players' objectives (given
+on the command line: the reader does not read the objective cards yet), score.
+
+The report is the sea's report plus ``source``, ``board`` (the sea read, objectives included: fix a
+cell and score the JSON again), ``flags``, ``status`` and ``timing_ms`` (DESIGN.md, "Score reports").
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from scorecam.errors import Exit, InputError, printable_path
+from scoring.mediterraneo import SPECIES, Objective
+
+PLAYERS = ("circle", "square")
+OBJECTIVE = re.compile(r"^(circle|square)=([a-z]+)/([a-z]+)$")
+OBJECTIVES_HELP = (
+    "--objectives 'circle=PLUS/MINUS square=PLUS/MINUS' (e.g. circle=ray/fish square=turtle/ray)"
+)
+
+
+def parse_objectives(values: Iterable[str]) -> dict[str, Objective]:
+    """`circle=ray/fish square=turtle/ray` (one value or several, split at spaces and commas) as player
+    -> Objective, in the order given; ValueError with a reason a person understands."""
+    out: dict[str, Objective] = {}
+    for part in (p for value in values for p in re.split(r"[\s,]+", value) if p):
+        m = OBJECTIVE.match(part.lower())
+        if not m:
+            raise ValueError(f"{part!r} is not PLAYER=PLUS/MINUS (players: circle, square)")
+        player, plus, minus = m.groups()
+        for species in (plus, minus):
+            if species not in SPECIES:
+                raise ValueError(f"unknown species {species!r} in {part!r} (species: {', '.join(SPECIES)})")
+        if plus == minus:
+            raise ValueError(f"{part!r}: plus and minus name the same species")
+        if player in out:
+            raise ValueError(f"{player} is given two objectives")
+        out[player] = Objective(plus, minus)
+    if out and len(out) != 2:
+        raise ValueError("give both players' objectives: " + OBJECTIVES_HELP)
+    return out
+
+
+def score_sea_photo_file(
+    path: Path, objectives: dict[str, Objective] | None, first: str | None
+) -> dict[str, Any]:
+    """The report of one sea photo; an InputError when there is no sea, or no objectives to score by."""
+    from scorecam.photos import EXIT_FOR
+    from scoring.mediterraneo import Sea, score_sea, sea_report_to_json, sea_to_json, species_counts
+    from vision.errors import PhotoError
+    from vision.mediterraneo.reader import read_sea
+    from vision.photo_io import read_photo
+
+    start = time.perf_counter()
+    try:
+        photo = read_photo(path)
+        decode_ms = (time.perf_counter() - start) * 1000
+        order = dict(objectives or {})
+        if order and first:
+            order = {first: order[first], **{p: o for p, o in order.items() if p != first}}
+        sea, reading = read_sea(photo, order or None, first or (next(iter(order)) if order else None))
+    except PhotoError as error:
+        raise InputError(str(path), error.reason, EXIT_FOR[error.kind]) from None
+    if sea is None:
+        # the counts do not depend on the objectives: any pair shows them
+        counts = species_counts(
+            Sea(reading.cells, {p: Objective("fish", "ray") for p in PLAYERS}, PLAYERS[0])
+        )
+        seen = ", ".join(f"{n} {s}" for s, n in counts.items() if n) or "no animals"
+        raise InputError(
+            str(path),
+            f"a sea of {len(reading.cells)} visible cells ({seen}), but no objectives to score it by "
+            f"(the objective cards are not read from photos yet): pass {OBJECTIVES_HELP}",
+            Exit.USAGE,
+        )
+    t = time.perf_counter()
+    report = sea_report_to_json(score_sea(sea))
+    score_ms = (time.perf_counter() - t) * 1000
+    timing = {"decode": round(decode_ms, 1), **{k: round(v, 1) for k, v in reading.timing_ms.items()}}
+    timing["score"] = round(score_ms, 1)
+    timing["total"] = round(sum(timing.values()), 1)
+    return report | {
+        "source": printable_path(path),
+        "board": sea_to_json(sea),
+        "flags": list(reading.flags),
+        "checks": [],
+        "status": reading.status,
+        "timing_ms": timing,
+    }

@@ -1,0 +1,195 @@
+"""Scoring a photo of a Snorkeling table at the end of a round: read every diver's top card
+(``vision.snorkeling``), name the divers (``--players``), add the round to a running game
+(``--totals``), score, and draw the annotated picture.
+
+The report is the round's report plus ``source``, ``board`` (the round read: fix a card and score
+the JSON again), ``flags``, ``status`` and ``timing_ms`` (DESIGN.md, "Score reports").
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from scorecam.errors import InputError, printable_path
+
+
+def read_round_photo(path: Path) -> tuple[Any, Any, float]:
+    """(board, reading, decode ms) of a photo; an InputError with the reader's reason."""
+    from scorecam.photos import EXIT_FOR
+    from vision.errors import PhotoError
+    from vision.photo_io import read_photo
+    from vision.snorkeling import read_round
+
+    start = time.perf_counter()
+    try:
+        photo = read_photo(path)
+        decode_ms = (time.perf_counter() - start) * 1000
+        board, reading = read_round(photo)
+    except PhotoError as error:
+        raise InputError(str(path), error.reason, EXIT_FOR[error.kind]) from None
+    return board, reading, decode_ms
+
+
+def score_round_photo_file(
+    path: Path, names: Mapping[int, str] | None = None, running: Any = None
+) -> tuple[dict[str, Any], Any]:
+    """The report of one Snorkeling photo (and the reading, for the picture)."""
+    from scorecam.commands.snorkeling import name_round
+    from scorecam.inputs import score_board_data
+    from scoring.snorkeling import round_to_json
+
+    board, reading, decode_ms = read_round_photo(path)
+    data = round_to_json(board)
+    if names:
+        data = name_round(data, names, path)
+    if running is not None:
+        data = running.prepare(data, path)
+    t = time.perf_counter()
+    report = score_board_data(data, path)
+    timing = {"decode": round(decode_ms, 1), **{k: round(v, 1) for k, v in reading.timing_ms.items()}}
+    timing["score"] = round((time.perf_counter() - t) * 1000, 1)
+    timing["total"] = round(sum(timing.values()), 1)
+    return report | {
+        "source": printable_path(path),
+        "board": data,
+        "flags": list(reading.flags),
+        "checks": [],
+        "status": reading.status,
+        "timing_ms": timing,
+    }, reading
+
+
+# ------------------------------------------------------------------------------- annotated picture
+
+
+def _box(spot, scale: float) -> np.ndarray:
+    """The four corners of a spot (a mat, the central pile's card) in the picture's px."""
+    import math
+
+    a = math.radians(spot.angle)
+    u = np.array([math.cos(a), math.sin(a)]) * spot.long / 2
+    v = np.array([-math.sin(a), math.cos(a)]) * spot.long * 0.72 / 2  # the mat's width over its length
+    c = np.array([spot.x, spot.y])
+    return (np.array([c - u - v, c - u + v, c + u + v, c + u - v]) * scale).astype(np.int32)
+
+
+def annotate_round(image: np.ndarray, image_scale: float, reading: Any, report: dict[str, Any]) -> np.ndarray:
+    """The photo with each pile's player, top card and points on its mat, the Beach that ended the
+    round marked, the central pile outlined, and a panel with the round's score and the flags.
+    ``image_scale``: full-size photo px per px of ``image``."""
+    import cv2
+    from PIL import Image, ImageDraw
+
+    from scorecam.annotate import GREEN, GREY, ORANGE, PANEL_BGR, WHITE, YELLOW, font, rgb, verdict_line
+
+    scale = reading.view_scale / image_scale  # the reading's view px -> the picture's px
+    out = image.copy()
+    players = {p["mat"]: p for p in report["players"]}
+    long_side = max(out.shape[:2])
+    size = max(14, long_side // 70)
+    labels = []
+    for pile in reading.piles:
+        player = players.get(pile.mat)
+        beach = pile.top.card.value == 0
+        colour = ORANGE if pile.top.confidence < 0.9 else (YELLOW if beach else GREEN)
+        cv2.polylines(out, [_box(pile.spot, scale)], True, colour, max(2, size // 5), cv2.LINE_AA)
+        card = (
+            "Lanternfish" if pile.top.card.is_lanternfish else f"{pile.top.card.value} {pile.top.card.color}"
+        )
+        name = player["name"] if player else f"diver {pile.mat}"
+        points = player["points"]["top"] if player else pile.top.card.value
+        text = f"{name}: {card} = {points}" + ("  (Beach: round over)" if beach else "")
+        labels.append(
+            ((int(pile.spot.x * scale), int((pile.spot.y - pile.spot.long * 0.62) * scale)), text, colour)
+        )
+    if reading.centre_spot is not None:
+        cv2.polylines(out, [_box(reading.centre_spot, scale)], True, WHITE, max(2, size // 6), cv2.LINE_AA)
+        c = reading.centre
+        text = f"centre: {c.card.value} {c.card.color}" if c else "centre"
+        labels.append(((int(reading.centre_spot.x * scale), int(reading.centre_spot.y * scale)), text, WHITE))
+    canvas = Image.fromarray(cv2.cvtColor(out, cv2.COLOR_BGR2RGB))
+    draw = ImageDraw.Draw(canvas)
+    face = font(size)
+    for (x, y), text, colour in labels:
+        w = face.getlength(text)
+        x = int(min(max(x - w / 2, 2), canvas.width - w - 2))
+        y = int(min(max(y - size, 2), canvas.height - size - 6))
+        draw.rectangle((x - 4, y - 2, x + w + 4, y + size + 6), fill=(0, 0, 0), outline=rgb(colour))
+        draw.text((x, y), text, font=face, fill=rgb(colour))
+    lines = [("Snorkeling round", WHITE)]
+    for p in report["players"]:
+        lines.append((f"{p['name']} (mat {p['mat']}): {p['points']['top']:+d}  total {p['total']}", WHITE))
+    lines.append(
+        (report.get("round_why") or ("round over" if report.get("round_over") else "round not over"), YELLOW)
+    )
+    if report.get("winners"):
+        lines.append((f"winner: {', '.join(report['winners'])}", YELLOW))
+    totals = report.get("totals")
+    if totals and totals.get("winners"):
+        lines.append((f"game won by {', '.join(totals['winners'])}", YELLOW))
+    text, colour = verdict_line(len(reading.flags))
+    lines.append((text, colour))
+    lines += [(f"{i + 1}. {flag}", ORANGE) for i, flag in enumerate(reading.flags[:8])]
+    lines.append(("boxes: green a pile read surely, yellow its Beach ended the round, orange to check", GREY))
+    margin = max(380, int(0.36 * long_side))
+    pad = size
+    panel = Image.new("RGB", (canvas.width + margin, canvas.height), rgb(PANEL_BGR))
+    panel.paste(canvas, (0, 0))
+    draw = ImageDraw.Draw(panel)
+    y = pad
+    for text, colour in lines:
+        for part in _wrap(text, margin - 2 * pad, face):
+            draw.text((canvas.width + pad, y), part, font=face, fill=rgb(colour))
+            y += int(size * 1.35)
+        y += size // 3
+    return cv2.cvtColor(np.asarray(panel), cv2.COLOR_RGB2BGR)
+
+
+def _wrap(text: str, width: float, face) -> list[str]:
+    lines, line = [], ""
+    for word in text.split(" "):
+        candidate = f"{line} {word}".strip()
+        if line and face.getlength(candidate) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = candidate
+    return [*lines, line]
+
+
+def write_round_annotation(output: Path, photo_path: Path, reading: Any, report: dict[str, Any]) -> Path:
+    """Draw the reading on the photo, decoded at a size a person looks at, and write it safely."""
+    import contextlib
+    import os
+
+    import cv2
+
+    from scorecam.commands.annotated import marked
+    from scorecam.commands.options import IMAGE_SUFFIXES
+    from scorecam.errors import Exit
+    from vision.photo_io import read_photo
+
+    view = read_photo(photo_path, min_long_side=1600)
+    picture = annotate_round(view.image, view.scale, reading, report)
+    suffix = output.suffix.lower() if output.suffix.lower() in IMAGE_SUFFIXES else ".png"
+    try:
+        ok, encoded = cv2.imencode(".jpg" if suffix == ".jpeg" else suffix, picture)
+    except cv2.error:
+        ok = False
+    if not ok:
+        raise InputError(str(output), "cannot write an image there (use .png or .jpg)", Exit.USAGE)
+    partial = output.with_name(output.name + ".part")
+    try:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        partial.write_bytes(marked(encoded.tobytes(), ".png" if suffix == ".png" else ".jpg"))
+        os.replace(partial, output)
+    except OSError as error:
+        with contextlib.suppress(OSError):
+            partial.unlink(missing_ok=True)
+        raise InputError(str(output), f"cannot write the picture there ({error.strerror or error})") from None
+    return output

@@ -1,0 +1,276 @@
+"""Find the sea in a photo and fit its cell lattice.
+
+The locator net (``models/mediterraneo-locator.onnx``) draws two maps of a picture: the visible sea
+cells (objective cards and loose cards are not sea) and a blob at each visible cell's centre.
+Geometry does the rest (``vision.lattice``):
+
+1. the whole photo at the model's input size: the centre peaks on the sea give a first lattice;
+2. the sea's region again, from a decode of the photo fine enough that a cell spans about the
+   model's ``cell_px`` (``Photo.at_scale``): the sea is found at any size in the frame, and its
+   cells are placed from a picture where each spans the same number of pixels;
+3. the lattice relabelled upright (x right, y down as the photo shows it), the sea's cells kept as
+   one 4-connected group of lattice nodes (a loose card that happens to sit on the lattice is not
+   joined to it), each node's cell quad following the centre seen on it (cards lie by hand), and
+   the ring of cells around them added for the cell model to read (a centre the net missed).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from vision.errors import PhotoError
+from vision.lattice import LatticeFit, apply_h, assign, cell_size, fit_lattice, node_quads, support, upright
+from vision.onnx_model import load_session, models_dir
+from vision.photo_io import Photo
+
+MODEL_NAME = "mediterraneo-locator.onnx"
+PEAK_MIN = 0.3  # a cell-centre peak counts from this probability
+SEA_MIN = 0.5  # the sea map's value at a peak for it to be a sea cell
+MIN_CELLS = 4  # fewer sea cells on one lattice than this: no sea (one card alone shows 6)
+FIRST_PASS = (2 / 3, 1.0)  # whole-photo passes, as factors of the model's input long side
+FINE_LONG_MAX = 1280  # the second pass's picture, long side at most (px)
+NO_SEA = "no sea found: no Mediterráneo cards on one lattice in this photo"
+
+
+@dataclass(frozen=True, eq=False)
+class LocatorModel:
+    session: object
+    meta: dict
+
+
+@lru_cache(maxsize=2)
+def load_locator(path: str | None = None) -> LocatorModel:
+    session, meta = load_session(path or models_dir() / MODEL_NAME, task="mediterraneo-locator")
+    return LocatorModel(session, meta)
+
+
+@dataclass(frozen=True, eq=False)
+class Maps:
+    """The net's two maps of a picture, and the map px -> photo px affine (x * ax + bx, y * ay + by)
+    in the coordinates of the photo's reduced view."""
+
+    sea: np.ndarray
+    centres: np.ndarray
+    affine: tuple[float, float, float, float]
+
+    def to_photo(self, pts: np.ndarray) -> np.ndarray:
+        ax, ay, bx, by = self.affine
+        p = np.asarray(pts, np.float64).reshape(-1, 2)
+        return np.column_stack([p[:, 0] * ax + bx, p[:, 1] * ay + by])
+
+    def sample(self, values: np.ndarray, pts: np.ndarray) -> np.ndarray:
+        """Values of a map at photo points (bilinear; 0 outside)."""
+        ax, ay, bx, by = self.affine
+        p = np.asarray(pts, np.float64).reshape(-1, 2)
+        mx = ((p[:, 0] - bx) / ax).astype(np.float32).reshape(1, -1)
+        my = ((p[:, 1] - by) / ay).astype(np.float32).reshape(1, -1)
+        return cv2.remap(values.astype(np.float32), mx, my, cv2.INTER_LINEAR, borderValue=0.0).ravel()
+
+
+def run_net(model: LocatorModel, picture: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(sea, centres) maps of a picture at input scale (padded to the net's multiple, cut back)."""
+    spec = model.meta["input"]
+    h, w = picture.shape[:2]
+    m = spec["multiple"]
+    if -h % m or -w % m:
+        picture = cv2.copyMakeBorder(picture, 0, -h % m, 0, -w % m, cv2.BORDER_REPLICATE)
+    x = (picture.astype(np.float32) - np.float32(spec["mean"])) / np.float32(spec["std"])
+    maps = model.session.run(None, {spec["name"]: x.transpose(2, 0, 1)[None]})[0][0]
+    out = model.meta["outputs"]["maps"]
+    stride = out["stride"]
+    hm, wm = -(-h // stride), -(-w // stride)
+    names = out["channels"]
+    return maps[names.index("sea"), :hm, :wm], maps[names.index("centres"), :hm, :wm]
+
+
+def picture_maps(model: LocatorModel, image: np.ndarray, scale: float, origin=(0.0, 0.0)) -> Maps:
+    """The maps of `image` resized by `scale`; `origin` is where image px (0, 0) lies in the photo's
+    reduced view and `image` px per view px is given by the caller through `scale` (see callers)."""
+    h, w = image.shape[:2]
+    size = (max(16, round(w * scale)), max(16, round(h * scale)))
+    small = cv2.resize(image, size, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    sea, centres = run_net(model, small)
+    out = model.meta["outputs"]["maps"]
+    stride, offset = float(out["stride"]), float(out["offset"])
+    sx, sy = size[0] / w, size[1] / h
+    # map px -> small px (j * stride + offset) -> image px ((p + 0.5) / s - 0.5) -> view px
+    return Maps(sea, centres, (stride / sx, stride / sy, (offset + 0.5) / sx - 0.5 + origin[0],
+                               (offset + 0.5) / sy - 0.5 + origin[1]))  # fmt: skip
+
+
+def find_peaks(heat: np.ndarray, threshold: float = PEAK_MIN) -> tuple[np.ndarray, np.ndarray]:
+    """Local maxima of `heat` above `threshold`: ((N, 2) sub-pixel xy in map px, their values)."""
+    dilated = cv2.dilate(heat, np.ones((3, 3), np.uint8))
+    ys, xs = np.nonzero((heat >= dilated) & (heat > threshold))
+    h, w = heat.shape
+    dx, dy = np.zeros(len(xs)), np.zeros(len(xs))
+    inner = (xs > 0) & (xs < w - 1) & (ys > 0) & (ys < h - 1)
+    xi, yi = xs[inner], ys[inner]
+    c = heat[yi, xi].astype(np.float64)
+    left, right, up, down = heat[yi, xi - 1], heat[yi, xi + 1], heat[yi - 1, xi], heat[yi + 1, xi]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        dx[inner] = np.clip(np.nan_to_num(0.5 * (left - right) / (left - 2 * c + right)), -0.5, 0.5)
+        dy[inner] = np.clip(np.nan_to_num(0.5 * (up - down) / (up - 2 * c + down)), -0.5, 0.5)
+    return np.column_stack([xs + dx, ys + dy]), heat[ys, xs].astype(np.float64)
+
+
+def sea_peaks(maps: Maps) -> tuple[np.ndarray, np.ndarray]:
+    """Centre peaks that lie on the sea map, in view px, with their heights."""
+    pts, values = find_peaks(maps.centres)
+    if not len(pts):
+        return np.zeros((0, 2)), np.zeros(0)
+    on_sea = maps.sea[np.round(pts[:, 1]).astype(int), np.round(pts[:, 0]).astype(int)] > SEA_MIN
+    return maps.to_photo(pts[on_sea]), values[on_sea]
+
+
+def largest_group(nodes: np.ndarray) -> np.ndarray:
+    """Mask of the nodes in the largest 4-connected group of distinct lattice nodes."""
+    index = {tuple(n): i for i, n in enumerate(nodes.tolist())}
+    group = -np.ones(len(nodes), int)
+    sizes = []
+    for start in range(len(nodes)):
+        if group[start] >= 0:
+            continue
+        g = len(sizes)
+        stack, group[start], size = [start], g, 0
+        while stack:
+            i = stack.pop()
+            size += 1
+            x, y = nodes[i]
+            for nb in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                j = index.get(nb)
+                if j is not None and group[j] < 0:
+                    group[j] = g
+                    stack.append(j)
+        sizes.append(size)
+    return group == int(np.argmax(sizes)) if sizes else np.zeros(0, bool)
+
+
+@dataclass(frozen=True, eq=False)
+class FoundSea:
+    """The sea's lattice in the photo's reduced view: G (view px -> lattice, upright, sea cells from
+    (0, 0)), the sea's cells (nodes) and each one's quad in view px (following the centre seen)."""
+
+    g: np.ndarray
+    nodes: np.ndarray  # (N, 2) int
+    quads: np.ndarray  # (N, 4, 2) view px, NW NE SE SW in lattice terms
+    seen: np.ndarray  # (N,) bool: a centre peak was seen on the cell (else the sea map alone)
+    sea_values: np.ndarray  # (N,) the sea map at the cell's middle
+    cell_px: float  # a cell's side in view px, at the sea's middle
+    lattice_doubt: float  # mean distance of the seen centres from their nodes (cells)
+
+
+def _fit(pts: np.ndarray, start: np.ndarray | None = None) -> LatticeFit | None:
+    fit = fit_lattice(pts, start=start) if start is not None else None
+    fresh = fit_lattice(pts)
+    if fit is None or (fresh is not None and support(fresh) > support(fit)):
+        fit = fresh
+    return fit
+
+
+def _sea_of(
+    fit: LatticeFit, pts: np.ndarray, values: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The nodes of the sea's group, one per node (the highest peak), with their peaks."""
+    best: dict[tuple[int, int], int] = {}
+    for i in np.flatnonzero(fit.inliers):
+        key = (int(fit.nodes[i, 0]), int(fit.nodes[i, 1]))
+        if key not in best or values[i] > values[best[key]]:
+            best[key] = i
+    keep = np.array(sorted(best.values()), int)
+    nodes = fit.nodes[keep]
+    group = largest_group(nodes)
+    return nodes[group], pts[keep][group], values[keep][group]
+
+
+def locate_sea(photo: Photo, model: LocatorModel | None = None) -> tuple[FoundSea, np.ndarray]:
+    """The sea in `photo` (a PhotoError "no sea found" when there is none) and the picture its cells
+    are placed in (a finer decode where the sea is small), as (FoundSea in view px, picture)."""
+    model = model or load_locator()
+    spec = model.meta["input"]
+    view = photo.image
+    h, w = view.shape[:2]
+    # the net learnt cells of 12-44 px: a large sea is seen whole at the smaller size, a small one
+    # at the larger; the finest size only when neither finds a sea
+    best = None
+    for sizes in (FIRST_PASS, (FIRST_PASS[-1] * 2,)):
+        for factor in sizes:
+            long_side = round(spec["long_side"] * factor)
+            pts, values = sea_peaks(picture_maps(model, view, long_side / max(h, w)))
+            fit = _fit(pts)
+            if fit is not None and (best is None or support(fit) > support(best[0])):
+                best = (fit, pts, values)
+        if best is not None and best[0].count >= MIN_CELLS:
+            break
+    if best is None or best[0].count < MIN_CELLS:
+        raise PhotoError(NO_SEA, kind="no_board")
+    fit, pts, values = best
+    nodes, seen_pts, _ = _sea_of(fit, pts, values)
+    if len(nodes) < MIN_CELLS:
+        raise PhotoError(NO_SEA, kind="no_board")
+
+    # second pass: the sea's region, a cell spanning about cell_px, from a fine enough decode
+    cell = cell_size(fit.g, nodes.mean(0))
+    lo, hi = nodes.min(0) - 1.5, nodes.max(0) + 1.5
+    box = apply_h(
+        np.linalg.inv(fit.g), np.array([[lo[0], lo[1]], [hi[0], lo[1]], [hi[0], hi[1]], [lo[0], hi[1]]])
+    )
+    x0, y0 = np.floor(np.clip(box.min(0), 0, [w - 1, h - 1])).astype(int)
+    x1, y1 = np.ceil(np.clip(box.max(0), 1, [w, h])).astype(int)
+    want = float(spec.get("cell_px", 24.0)) / cell  # picture px per view px
+    want = min(want, FINE_LONG_MAX / max(x1 - x0, y1 - y0, 1))
+    fine, fine_scale = photo.at_scale(photo.scale / max(want, 1e-6))
+    k = photo.scale / fine_scale  # fine px per view px
+    fx0, fy0, fx1, fy1 = (int(round(v * k)) for v in (x0, y0, x1, y1))
+    region = fine[fy0:fy1, fx0:fx1]
+    maps2 = picture_maps(model, region, want / k, origin=(0.0, 0.0))
+    # map px -> region px -> view px
+    ax, ay, bx, by = maps2.affine
+    maps2 = Maps(maps2.sea, maps2.centres, (ax / k, ay / k, bx / k + x0, by / k + y0))
+    pts2, values2 = sea_peaks(maps2)
+    fit2 = _fit(pts2, start=fit.g) if len(pts2) >= 3 else None
+    if fit2 is not None and fit2.count >= MIN_CELLS:
+        fit, pts, values, maps = fit2, pts2, values2, maps2
+        nodes, seen_pts, _ = _sea_of(fit, pts, values)
+    return _found(fit, nodes, seen_pts, maps), view
+
+
+def _found(fit: LatticeFit, nodes: np.ndarray, seen_pts: np.ndarray, maps: Maps) -> FoundSea:
+    middle = apply_h(np.linalg.inv(fit.g), nodes.mean(0)[None])[0]
+    g = upright(fit.g, middle)
+    nodes = np.round(apply_h(g, seen_pts)).astype(int)
+    # every lattice cell next to a seen one is read too: a cell whose centre the net missed is still
+    # read by the cell model ("none" for the table); the sea map's value there goes with it
+    seen = {tuple(n) for n in nodes.tolist()}
+    ring = {(x + dx, y + dy) for x, y in seen for dx in (-1, 0, 1) for dy in (-1, 0, 1)} - seen
+    extra = sorted(ring)
+    all_nodes = np.array([*nodes.tolist(), *extra], int).reshape(-1, 2)
+    quads = node_quads(g, all_nodes)
+    # each seen cell's quad moved onto the centre seen on it (cards lie by hand, off the lattice)
+    centres = apply_h(np.linalg.inv(g), all_nodes[: len(nodes)].astype(float))
+    quads[: len(nodes)] += (seen_pts - centres)[:, None, :]
+    offset = all_nodes.min(0)
+    g = np.array([[1, 0, -offset[0]], [0, 1, -offset[1]], [0, 0, 1]], float) @ g
+    residuals = assign(g, seen_pts).residuals if len(seen_pts) else np.zeros(1)
+    return FoundSea(
+        g=g,
+        nodes=all_nodes - offset,
+        quads=quads,
+        seen=np.arange(len(all_nodes)) < len(nodes),
+        sea_values=_cover(g, (all_nodes - offset).astype(float), maps),
+        cell_px=cell_size(g, (all_nodes - offset).mean(0)),
+        lattice_doubt=float(np.mean(residuals)),
+    )
+
+
+def _cover(g: np.ndarray, nodes: np.ndarray, maps: Maps) -> np.ndarray:
+    """Mean of the sea map over the middle (0.5 x 0.5) of each node's cell."""
+    if not len(nodes):
+        return np.zeros(0)
+    offs = np.stack(np.meshgrid(np.linspace(-0.25, 0.25, 3), np.linspace(-0.25, 0.25, 3)), -1).reshape(-1, 2)
+    pts = apply_h(np.linalg.inv(g), (nodes[:, None, :] + offs).reshape(-1, 2))
+    return maps.sample(maps.sea, pts).reshape(len(nodes), -1).mean(1)

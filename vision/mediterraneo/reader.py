@@ -1,0 +1,185 @@
+"""Photo in, Mediterráneo sea out: find the sea, fit its cell lattice, read every visible cell with
+the cell model in one batch (each cell in its four quarter turns, averaged), build the board.
+
+    sea, reading = read_sea(photo, objectives={"circle": Objective("ray", "fish"), ...}, first="circle")
+    reading.cells        # the visible cells (scoring.mediterraneo.Cell), with or without objectives
+    reading.flags        # doubtful readings in words; reading.status is "ok" or "check"
+
+Without objectives (they are not read from the photo yet) ``sea`` is None: the cells are still read.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from scoring.mediterraneo import Cell, Objective, Sea
+from vision.errors import PhotoError
+from vision.geometry import crop_quads
+from vision.mediterraneo.locate import SEA_MIN, FoundSea, LocatorModel, locate_sea
+from vision.onnx_model import OnnxModel, load_model, models_dir
+from vision.photo_io import Photo
+
+CELL_MODEL = "mediterraneo-cells.onnx"
+SURE = 0.75  # a reading below this probability is flagged (dev seed 9620: 6 of 8 wrong cells below)
+CROP_CELL_PX = 40.0
+SCORELESS = ("seagull", "none")  # cut crops from a picture where a cell spans about this many px
+
+
+@dataclass(frozen=True)
+class CellReading:
+    cell: Cell | None  # None: no sea card shows in this lattice cell
+    quad: np.ndarray  # 4x2 px of the photo's reduced view
+    confidence: float
+    second: str  # the runner-up reading, in words
+
+
+@dataclass(frozen=True)
+class SeaReading:
+    cells: tuple[Cell, ...]
+    readings: tuple[CellReading, ...]  # every lattice cell read, "no card" ones included
+    flags: tuple[str, ...]
+    g: np.ndarray  # view px -> lattice
+    cell_px: float
+    timing_ms: dict[str, float]
+
+    @property
+    def status(self) -> str:
+        return "check" if self.flags else "ok"
+
+
+def load_cell_model(path: str | None = None) -> OnnxModel:
+    return load_model(path or models_dir() / CELL_MODEL)
+
+
+def _crop_picture(photo: Photo, found: FoundSea) -> tuple[np.ndarray, float, tuple[int, int]]:
+    """The sea's region from a decode where a cell spans at least CROP_CELL_PX, area-scaled down to
+    about that: (picture, picture px per view px, origin of the region in view px)."""
+    h, w = photo.image.shape[:2]
+    pts = found.quads.reshape(-1, 2)
+    pad = found.cell_px
+    x0, y0 = np.floor(np.clip(pts.min(0) - pad, 0, [w - 1, h - 1])).astype(int)
+    x1, y1 = np.ceil(np.clip(pts.max(0) + pad, 1, [w, h])).astype(int)
+    want = CROP_CELL_PX / max(found.cell_px, 1e-6)  # picture px per view px
+    fine, fine_scale = photo.at_scale(photo.scale / max(want, 1.0))
+    k = photo.scale / fine_scale  # fine px per view px
+    region = fine[int(y0 * k) : int(np.ceil(y1 * k)), int(x0 * k) : int(np.ceil(x1 * k))]
+    s = min(1.0, want / k)
+    if s < 1.0:
+        region = cv2.resize(region, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+    return region, k * s, (int(x0), int(y0))
+
+
+def read_cells(model: OnnxModel, picture: np.ndarray, quads: np.ndarray) -> dict[str, np.ndarray]:
+    """Every quad's crop in its four quarter turns in one batch; the heads' probabilities averaged
+    back in the lattice's frame (octopus directions turned back)."""
+    size = model.input_size
+    margin = float(model.metadata["input"]["crop_margin"])
+    turned = np.concatenate([np.roll(quads, -k, axis=1) for k in range(4)])
+    out = model.run(crop_quads(picture, turned.astype(np.float32), size, margin))
+    n = len(quads)
+    probs = {name: np.mean([out[name][k * n : (k + 1) * n] for k in range(4)], 0) for name in out}
+    # roll k shows the lattice turned k quarter turns counterclockwise: crop side i is lattice side i + k
+    probs["points"] = np.mean([np.roll(out["points"][k * n : (k + 1) * n], k, axis=1) for k in range(4)], 0)
+    return probs
+
+
+def _cells(model: OnnxModel, probs: dict[str, np.ndarray], found: FoundSea) -> list[CellReading]:
+    contents, points, frames = model.heads["content"], model.heads["points"], model.heads["frame"]
+    readings = []
+    for i, (x, y) in enumerate(found.nodes.tolist()):
+        pc, pp, pf = probs["content"][i], probs["points"][i], probs["frame"][i]
+        order = np.argsort(pc)[::-1]
+        content, runner = contents[order[0]], contents[order[1]]
+        confidence = float(pc[order[0]])
+        second = f"{runner} {pc[order[1]]:.2f}"
+        if content in SCORELESS:
+            # a seagull and no card score alike (no animal; an octopus touching either becomes
+            # nothing): only a doubt about an animal is worth a flag
+            confidence = float(sum(pc[contents.index(c)] for c in SCORELESS))
+            animal = next(int(j) for j in order if contents[j] not in SCORELESS)
+            second = f"{contents[animal]} {pc[animal]:.2f}"
+        cell = None
+        if content != "none":
+            side = points[int(np.argmax(pp))] if content == "octopus" else None
+            if side is not None and float(pp.max()) < confidence:
+                confidence = float(pp.max())
+                second = f"octopus pointing {points[int(np.argsort(pp)[-2])]} {np.sort(pp)[-2]:.2f}"
+            frame = frames[int(np.argmax(pf))]
+            frame = None if content == "seagull" or frame == "none" else frame
+            cell = Cell(x, y, content, side, frame)
+        if content == "seagull" and not found.seen[i] and found.sea_values[i] < SEA_MIN:
+            cell = None  # beside the sea, where the locator sees no card: pale tables look like gulls
+        readings.append(CellReading(cell, found.quads[i], confidence, second))
+    return readings
+
+
+def _flags(
+    readings: list[CellReading], found: FoundSea, notes: tuple[str, ...], shape: tuple[int, ...]
+) -> tuple[str, ...]:
+    flags = [f"{note[:1].upper()}{note[1:]}: check every cell" for note in notes]
+    h, w = shape[:2]
+    corners = np.array([r.quad for r in readings if r.cell is not None]).reshape(-1, 2)
+    if len(corners) and (
+        (corners.min(0) < 1).any() or corners[:, 0].max() > w - 2 or corners[:, 1].max() > h - 2
+    ):
+        flags.append("The sea reaches the photo's edge: check that no card is cut off")
+    for r, seen, sea in zip(readings, found.seen, found.sea_values, strict=True):
+        if r.cell is not None and not seen and sea < SEA_MIN:
+            flags.append(
+                f"Cell ({r.cell.x}, {r.cell.y}): read as {_words(r.cell)} ({r.confidence:.2f}) beside the sea, "
+                "where the locator sees no card: check that it belongs to the sea"
+            )
+            continue
+        if r.confidence >= SURE:
+            continue
+        what = "no card" if r.cell is None else _words(r.cell)
+        x, y = (int(v) for v in np.round(r.quad.mean(0)))
+        where = f"({r.cell.x}, {r.cell.y})" if r.cell is not None else f"near photo px ({x}, {y})"
+        flags.append(f"Cell {where}: read as {what} ({r.confidence:.2f}), perhaps {r.second}")
+    return tuple(flags)
+
+
+def _words(cell: Cell) -> str:
+    return f"an octopus pointing {cell.points}" if cell.content == "octopus" else f"a {cell.content}"
+
+
+def read_sea(
+    photo: Photo,
+    objectives: Mapping[str, Objective] | None = None,
+    first: str | None = None,
+    *,
+    locator: LocatorModel | None = None,
+    cells: OnnxModel | None = None,
+) -> tuple[Sea | None, SeaReading]:
+    """The sea in `photo` and how it was read; a PhotoError ("no sea found") when there is none.
+    With `objectives` (player -> Objective, two of them) and `first`, the Sea to score; else None."""
+    t0 = time.perf_counter()
+    found, _ = locate_sea(photo, locator)
+    t1 = time.perf_counter()
+    model = cells or load_cell_model()
+    picture, k, (ox, oy) = _crop_picture(photo, found)
+    quads = (found.quads - [ox, oy]) * k
+    probs = read_cells(model, picture, quads)
+    readings = _cells(model, probs, found)
+    t2 = time.perf_counter()
+    visible = tuple(r.cell for r in readings if r.cell is not None)
+    if len(visible) < 3:
+        raise PhotoError("no sea found: the cards found hold no sea cells", kind="no_board")
+    flags = _flags(readings, found, photo.notes, photo.image.shape)
+    reading = SeaReading(
+        cells=visible,
+        readings=tuple(readings),
+        flags=flags,
+        g=found.g,
+        cell_px=found.cell_px,
+        timing_ms={"locate": (t1 - t0) * 1000, "cells": (t2 - t1) * 1000},
+    )
+    sea = None
+    if objectives is not None:
+        sea = Sea(visible, dict(objectives), first or next(iter(objectives)))
+    return sea, reading

@@ -1,0 +1,57 @@
+"""Where the Snorkeling reader looks: a mat's (or a card's) centre, long side and axis, and the
+upright square crop around it that the card model reads.
+
+The same functions cut the training crops (``vision.training.snorkeling_data``) and the reader's,
+so the model sees at run time exactly what it learnt from.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+MAT_MM = (90.0, 125.0)  # the kit's diver mat and card (vision/catalogs/snorkeling.json)
+CARD_MM = (59.0, 86.0)
+CARD_PER_MAT = CARD_MM[1] / MAT_MM[1]  # a card's long side over a mat's
+
+
+@dataclass(frozen=True)
+class Spot:
+    """A rectangle seen in a photo: centre (x, y) in px, long side in px, and the direction of its long
+    axis in degrees (image coordinates, y down; a spot and the same spot turned 180 degrees are one)."""
+
+    x: float
+    y: float
+    long: float
+    angle: float
+
+    def scaled(self, factor: float) -> Spot:
+        return Spot(self.x * factor, self.y * factor, self.long * factor, self.angle)
+
+
+def spot_of(points: np.ndarray) -> Spot:
+    """The smallest rotated rectangle around ``points`` (a quad's corners, a region's pixels)."""
+    (x, y), (w, h), angle = cv2.minAreaRect(np.asarray(points, np.float32).reshape(-1, 1, 2))
+    if w < h:  # OpenCV's angle is that of the side it calls width
+        angle += 90.0
+    return Spot(float(x), float(y), float(max(w, h)), float(angle))
+
+
+def crop_square(image: np.ndarray, spot: Spot, size: int, span: float) -> np.ndarray:
+    """The ``size`` x ``size`` crop around ``spot``, its long axis upright, ``span`` long sides wide."""
+    a = math.radians(spot.angle)
+    u = np.array([math.cos(a), math.sin(a)])  # the long axis: the crop's down
+    v = np.array([-math.sin(a), math.cos(a)])  # across it: the crop's right
+    k = span * spot.long / size  # image px per crop px
+    t = np.array([spot.x, spot.y]) - (size / 2 - 0.5) * k * (u + v)
+    inverse = np.array([[k * v[0], k * u[0], t[0]], [k * v[1], k * u[1], t[1]]], np.float64)
+    return cv2.warpAffine(
+        image,
+        inverse,
+        (size, size),
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_REPLICATE,
+    )

@@ -1,0 +1,130 @@
+"""Find the diver mats and the central pile in a photo.
+
+The locator net (``models/snorkeling-locator.onnx``) draws two maps of the photo at its input size
+(512 px long side): the diver mats' regions (a pile lies on its mat, so the region holds it) and the
+central pile's top card. Each region of the mats map is one mat: its smallest rotated rectangle
+gives the mat's centre, long side and axis (``crops.Spot``), which is all the card model's crop
+needs. Where the mats come out small (a table far away), the photo is searched again at twice the
+size, so a table is found at any size in the frame.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from vision.onnx_model import load_session, models_dir
+from vision.photo_io import Photo
+from vision.snorkeling.crops import Spot, spot_of
+
+MODEL_NAME = "snorkeling-locator.onnx"
+REGION_MIN = 0.7  # a map pixel belongs to a mat's region from this probability (0.5 joins neighbours)
+CENTRE_MIN = 0.5  # the same for the central pile's top card
+MIN_AREA = 12  # map px: a smaller region is noise (a mat at the smallest size the simulator draws spans ~60)
+SMALL_MAT = 26.0  # input px: mats whose long side is under this are searched again at twice the size
+ZOOM_LONG_MAX = 1280  # the second search's picture, long side at most (px)
+
+
+@dataclass(frozen=True, eq=False)
+class LocatorModel:
+    session: object
+    meta: dict
+
+
+@lru_cache(maxsize=2)
+def load_locator(path: str | None = None) -> LocatorModel:
+    session, meta = load_session(path or models_dir() / MODEL_NAME, task="snorkeling-locator")
+    return LocatorModel(session, meta)
+
+
+@dataclass(frozen=True)
+class Region:
+    """A region of one map, in the photo's reduced view: where it lies, how sure, whether it touches
+    the photo's edge, and its size in map pixels (to tell two mats that touch)."""
+
+    spot: Spot
+    score: float
+    area: int
+    at_edge: bool
+
+
+@dataclass(frozen=True)
+class Found:
+    mats: tuple[Region, ...]
+    centre: Region | None
+    long_side: int  # the picture's long side the net saw
+
+
+def run_net(model: LocatorModel, picture: np.ndarray) -> np.ndarray:
+    """(channels, h, w) maps of a picture at input scale (padded to the net's multiple, cut back)."""
+    spec = model.meta["input"]
+    h, w = picture.shape[:2]
+    m = spec["multiple"]
+    if -h % m or -w % m:
+        picture = cv2.copyMakeBorder(picture, 0, -h % m, 0, -w % m, cv2.BORDER_REPLICATE)
+    x = (picture.astype(np.float32) - np.float32(spec["mean"])) / np.float32(spec["std"])
+    maps = model.session.run(None, {spec["name"]: x.transpose(2, 0, 1)[None]})[0][0]
+    stride = model.meta["outputs"]["maps"]["stride"]
+    return maps[:, : -(-h // stride), : -(-w // stride)]
+
+
+def _regions(heat: np.ndarray, to_view: float, offset: float, threshold: float = REGION_MIN) -> list[Region]:
+    """Each connected region of ``heat`` above ``threshold``, as a Spot in view px."""
+    mask = (heat > threshold).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    h, w = heat.shape
+    out = []
+    for i in range(1, count):
+        x, y, bw, bh, area = (int(v) for v in stats[i])
+        if area < MIN_AREA:
+            continue
+        ys, xs = np.nonzero(labels[y : y + bh, x : x + bw] == i)
+        pts = np.column_stack([xs + x, ys + y]).astype(np.float32)
+        # pixel centres: the region reaches half a pixel beyond them on every side
+        corners = (pts[:, None, :] + np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])).reshape(
+            -1, 2
+        )
+        spot = spot_of(corners)
+        view = Spot((spot.x + offset) * to_view, (spot.y + offset) * to_view, spot.long * to_view, spot.angle)
+        at_edge = x == 0 or y == 0 or x + bw == w or y + bh == h
+        out.append(Region(view, float(heat[labels == i].mean()), area, at_edge))
+    return out
+
+
+def _search(model: LocatorModel, image: np.ndarray, long_side: int) -> Found:
+    h, w = image.shape[:2]
+    f = long_side / max(h, w)
+    size = (max(16, round(w * f)), max(16, round(h * f)))
+    picture = cv2.resize(image, size, interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR)
+    maps = run_net(model, picture)
+    out = model.meta["outputs"]["maps"]
+    names = out["channels"]
+    stride, offset = float(out["stride"]), float(out["offset"])
+    # map px j lies at picture px j * stride + offset, view px (j * stride + offset) / f (to half a px)
+    to_view = stride / f
+    shift = offset / stride
+    mats = _regions(maps[names.index("mats")], to_view, shift)
+    centres = _regions(maps[names.index("centre")], to_view, shift, CENTRE_MIN)
+    centre = max(centres, key=lambda r: r.score * r.area, default=None)
+    return Found(tuple(mats), centre, max(size))
+
+
+def locate_table(photo: Photo, model: LocatorModel | None = None) -> Found:
+    """The mats and the central pile in ``photo`` (view px of ``photo.image``)."""
+    model = model or load_locator()
+    long_side = int(model.meta["input"]["long_side"])
+    found = _search(model, photo.image, long_side)
+    view_long = max(photo.image.shape[:2])
+    if found.mats:
+        mat_input = float(np.median([m.spot.long for m in found.mats])) * long_side / view_long
+        small = mat_input < SMALL_MAT
+    else:
+        small = True
+    if small and view_long > long_side:
+        zoomed = _search(model, photo.image, min(2 * long_side, ZOOM_LONG_MAX, view_long))
+        if len(zoomed.mats) >= len(found.mats):
+            found = zoomed
+    return found

@@ -1,0 +1,250 @@
+"""Photo in, Snorkeling round out: find the diver mats and the central pile, read every mat's number
+and the top card of the pile on it, and the central pile's top card, with the card model in one batch.
+
+    board, reading = read_round(photo)      # a Photo, a path, or a BGR image
+    board.divers                            # Diver(mat, top card), one per mat found, by mat number
+    reading.flags                           # doubtful readings in words; reading.status "ok" or "check"
+
+Constrained by the deck: a card read is one of the kit's (a value 0-4 in one of the five colours, or
+the Lanternfish), and a mat one of the six. Each crop is read as it is and turned half round (a card
+lies either way up on its mat), the two readings averaged.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from scoring.snorkeling import COLORS, LANTERNFISH_CARD, VALUES, Card, Diver, RoundBoard
+from vision.errors import PhotoError
+from vision.onnx_model import OnnxModel, load_model, models_dir
+from vision.photo_io import Photo, decode_photo, read_photo
+from vision.snorkeling.crops import CARD_PER_MAT, Spot, crop_square
+from vision.snorkeling.locate import LocatorModel, Region, locate_table
+
+CARD_MODEL = "snorkeling-cards.onnx"
+SURE = 0.9  # a reading below this probability is flagged
+CENTRE_OFF_MAT = 0.45  # the central pile lies at least this far (in mat lengths) from every mat's centre
+NOT_A_MAT = 0.5  # a region the card model reads as "not a mat" with this probability is dropped
+DECK_CARDS = tuple(Card(v, c) for v in VALUES for c in COLORS) + (LANTERNFISH_CARD,)
+NO_TABLE = "no Snorkeling table found: no diver mat in this photo"
+
+
+@dataclass(frozen=True)
+class CardReading:
+    card: Card
+    confidence: float
+    second: Card
+    second_confidence: float
+
+
+@dataclass(frozen=True)
+class PileReading:
+    mat: int
+    mat_confidence: float
+    top: CardReading
+    spot: Spot  # the mat in the photo's reduced view (px)
+    at_edge: bool
+
+
+@dataclass(frozen=True)
+class RoundReading:
+    piles: tuple[PileReading, ...]  # by mat number
+    centre: CardReading | None
+    centre_spot: Spot | None
+    flags: tuple[str, ...]
+    view_scale: float  # full-size px per px of the reduced view the spots are in
+    timing_ms: dict[str, float]
+
+    @property
+    def status(self) -> str:
+        return "check" if self.flags else "ok"
+
+
+def load_card_model(path: str | None = None) -> OnnxModel:
+    return load_model(path or models_dir() / CARD_MODEL)
+
+
+def _crops(photo: Photo, spots: list[Spot], model: OnnxModel, mat_long: float) -> np.ndarray:
+    """Each spot's crop, cut from a decode of the photo fine enough for the model (``crop_k``)."""
+    size = model.input_size
+    span = float(model.metadata["input"]["crop_span"])
+    k_lo, k_hi = (float(v) for v in model.metadata["input"]["crop_k"])
+    # full-size px per crop px at the mats' size; the coarsest decode (the fastest) whose px per crop
+    # px stay within what the model learnt from: libjpeg's 1/1, 1/2, 1/4 give k in [k_hi / 2, k_hi)
+    wanted = span * mat_long * photo.scale / size
+    fine, fine_scale = photo.at_scale(max(1.0, wanted * k_hi))
+    to_fine = photo.scale / fine_scale
+    crops = []
+    for spot in spots:
+        s = spot.scaled(to_fine)
+        half = int(span * s.long * 0.75) + 4
+        x0, y0 = max(0, int(s.x) - half), max(0, int(s.y) - half)
+        region = fine[y0 : int(s.y) + half, x0 : int(s.x) + half]
+        local = Spot(s.x - x0, s.y - y0, s.long, s.angle)
+        k = span * s.long / size
+        if k > k_hi:  # bring the region to the crop's scale first: no aliasing in the warp
+            shrink = (k_lo + k_hi) / 2 / k
+            region = cv2.resize(region, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+            local = local.scaled(shrink)
+        crops.append(crop_square(region, local, size, span))
+    return np.stack(crops) if crops else np.zeros((0, size, size, 3), np.uint8)
+
+
+def _run(model: OnnxModel, crops: np.ndarray) -> dict[str, np.ndarray]:
+    """Probabilities per head, each crop averaged with itself turned half round."""
+    n = len(crops)
+    out = model.run(np.concatenate([crops, crops[:, ::-1, ::-1]]))
+    return {name: (p[:n] + p[n:]) / 2 for name, p in out.items()}
+
+
+def _card(model: OnnxModel, value: np.ndarray, color: np.ndarray) -> CardReading:
+    """The likeliest card of the deck (value and colour read apart, multiplied, renormalised)."""
+    values, colors = model.heads["value"], model.heads["color"]
+    p = np.array(
+        [value[values.index(str(c.value))] * color[colors.index(c.color or "none")] for c in DECK_CARDS]
+    )
+    p = p / max(float(p.sum()), 1e-12)
+    order = np.argsort(p)[::-1]
+    return CardReading(DECK_CARDS[order[0]], float(p[order[0]]), DECK_CARDS[order[1]], float(p[order[1]]))
+
+
+def _words(card: Card) -> str:
+    return "the Lanternfish" if card.is_lanternfish else f"a {card.value} {card.color} ({card.name})"
+
+
+def read_round(
+    image: Photo | np.ndarray | str | Path,
+    *,
+    locator: LocatorModel | None = None,
+    cards: OnnxModel | None = None,
+) -> tuple[RoundBoard, RoundReading]:
+    """The round on the table in ``image`` and how it was read; a PhotoError when no table is in it."""
+    t0 = time.perf_counter()
+    photo = _as_photo(image)
+    found = locate_table(photo, locator)
+    t1 = time.perf_counter()
+    if not found.mats:
+        raise PhotoError(NO_TABLE, kind="no_board")
+    model = cards or load_card_model()
+    mat_long = float(np.median([m.spot.long for m in found.mats]))
+    # every region is read at the mats' common size: the mats map also lights up the central pile
+    # (cards like those on a mat), which the card model then reads as "not a mat", as it learnt
+    spots = [Spot(m.spot.x, m.spot.y, mat_long, m.spot.angle) for m in found.mats]
+    if found.centre is not None:  # read at the mats' scale, as the model learnt it
+        spots.append(Spot(found.centre.spot.x, found.centre.spot.y, mat_long, found.centre.spot.angle))
+    probs = _run(model, _crops(photo, spots, model, mat_long))
+    t2 = time.perf_counter()
+    piles, flags = _piles(model, probs, found.mats)
+    if len(piles) < 2:
+        reason = NO_TABLE if not piles else "only one diver mat found (a round has 2 to 6 divers)"
+        raise PhotoError(reason, kind="no_board")
+    where = _centre_index(model, probs, spots, piles, mat_long)
+    centre = None
+    if where is not None:
+        centre = _card(model, probs["value"][where], probs["color"][where])
+        if centre.card.is_lanternfish:  # never in the centre: take the likeliest card that can be
+            centre = CardReading(centre.second, centre.second_confidence, centre.card, centre.confidence)
+        if centre.confidence < SURE:
+            flags.append(
+                f"Central pile: top card read as {_words(centre.card)} ({centre.confidence:.0%}), "
+                f"perhaps {_words(centre.second)} ({centre.second_confidence:.0%})"
+            )
+    else:
+        flags.append("Central pile not found (it does not change the score)")
+    flags = [f"{n[:1].upper()}{n[1:]}: check every card" for n in photo.notes] + flags
+    board = RoundBoard(tuple(Diver(p.mat, p.top.card) for p in piles), centre.card if centre else None)
+    reading = RoundReading(
+        piles=tuple(piles),
+        centre=centre,
+        centre_spot=None if where is None else replace(spots[where], long=mat_long * CARD_PER_MAT),
+        flags=tuple(flags),
+        view_scale=photo.scale,
+        timing_ms={"locate": (t1 - t0) * 1000, "cards": (t2 - t1) * 1000},
+    )
+    return board, reading
+
+
+def _centre_index(
+    model: OnnxModel,
+    probs: dict[str, np.ndarray],
+    spots: list[Spot],
+    piles: list[PileReading],
+    mat_long: float,
+) -> int | None:
+    """Which crop shows the central pile. The mats map lights it up too (cards like a pile's), and the
+    card model reads it "not a mat": of those, the one nearest the middle of the divers' mats (the
+    pile lies between them); else the locator's own central-pile region, unless that lies on a mat."""
+    none = model.heads["mat"].index("none")
+    middle = np.mean([[p.spot.x, p.spot.y] for p in piles], 0)
+    ring = max(float(np.hypot(p.spot.x - middle[0], p.spot.y - middle[1])) for p in piles)
+    on_mat = [(p.spot.x, p.spot.y) for p in piles]
+
+    def apart(s: Spot) -> bool:
+        return all(np.hypot(s.x - x, s.y - y) > CENTRE_OFF_MAT * mat_long for x, y in on_mat)
+
+    candidates = [
+        (float(np.hypot(s.x - middle[0], s.y - middle[1])), i)
+        for i, s in enumerate(spots)
+        if probs["mat"][i][none] >= NOT_A_MAT and apart(s)
+    ]
+    near = [c for c in candidates if c[0] < ring]
+    if near:
+        return min(near)[1]
+    return None
+
+
+def _piles(
+    model: OnnxModel, probs: dict[str, np.ndarray], mats: tuple[Region, ...]
+) -> tuple[list[PileReading], list[str]]:
+    """Each region the model reads as a mat, numbered: every mat is a different one of the six, so
+    the numbers are assigned together (the likeliest set of different numbers), not one by one."""
+    from vision.assignment import linear_sum_assignment
+
+    labels = model.heads["mat"]
+    none = labels.index("none")
+    numbers = [j for j in range(len(labels)) if j != none]
+    keep = [i for i in range(len(mats)) if probs["mat"][i][none] < NOT_A_MAT]
+    flags: list[str] = []
+    if not keep:
+        return [], flags
+    p = probs["mat"][keep][:, numbers]
+    p = p / np.maximum(p.sum(1, keepdims=True), 1e-12)  # given that it is a mat: which one
+    rows, cols = linear_sum_assignment(-np.log(np.maximum(p, 1e-9)))
+    piles = []
+    for r, c in zip(rows.tolist(), cols.tolist(), strict=True):
+        i, mat = keep[r], int(labels[numbers[c]])
+        top = _card(model, probs["value"][i], probs["color"][i])
+        piles.append(PileReading(mat, float(p[r, c]), top, mats[i].spot, mats[i].at_edge))
+        alone = int(labels[numbers[int(np.argmax(p[r]))]])
+        if alone != mat:
+            flags.append(f"Mat {mat}: read as mat {alone} too, which another mat is more surely")
+    if len(keep) > len(rows):
+        flags.append(f"{len(keep)} mats found, more than the six of the game: some are not mats")
+    for pile in sorted(piles, key=lambda q: q.mat):
+        mat = pile.mat
+        if pile.mat_confidence < SURE:
+            flags.append(f"Mat {mat}: is this mat {mat}? ({pile.mat_confidence:.0%})")
+        if pile.top.confidence < SURE:
+            flags.append(
+                f"Mat {mat}: top card read as {_words(pile.top.card)} ({pile.top.confidence:.0%}), "
+                f"perhaps {_words(pile.top.second)} ({pile.top.second_confidence:.0%})"
+            )
+        if pile.at_edge:
+            flags.append(f"Mat {mat} reaches the photo's edge: check that no other mat is cut off")
+    return sorted(piles, key=lambda q: q.mat), flags
+
+
+def _as_photo(image: Photo | np.ndarray | str | Path) -> Photo:
+    if isinstance(image, Photo):
+        return image
+    if isinstance(image, np.ndarray):
+        ok, data = cv2.imencode(".png", image)
+        if not ok:
+            raise PhotoError("cannot encode this image")
+        return decode_photo(data.tobytes())
+    return read_photo(image)

@@ -1,0 +1,181 @@
+"""Training data for the Snorkeling reader, cut from simulated photos with their truth.
+
+One simulated photo (seed 1, below the held-out seeds; every fourth from the stress world) gives:
+
+- two locator samples (picture, mats map, centre map), 384 x 512 (portrait photos stored
+  transposed): the whole photo at the locator's size, and a window of the photo 1.5 times larger
+  (mats bigger in the frame). ``mats``: every diver mat's quad filled; ``centre``: the central
+  pile's top card;
+- card crops, cut as the reader cuts them (``vision.snorkeling.crops``, jittered, from the photo
+  brought to about the crop's scale): each mat with its pile (mat number, top card), the central
+  pile's top card at the same scale (mat "none"), and a few spots that are neither (a hand, the
+  deck, the table: mat "none", no card).
+
+Cached under ``build/snorkeling-data/`` keyed by every parameter.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.snorkeling.crops import CARD_PER_MAT, Spot, crop_square, spot_of
+from vision.snorkeling.heads import COLOR_LABELS, MAT_LABELS, VALUE_LABELS
+from vision.synth.dataset import make_scene
+from vision.synth.world import World
+from vision.training.locator_data import fill_polygons
+
+HELD_OUT_SEED = 9000
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass(frozen=True)
+class DataSpec:
+    seed: int = 1
+    n: int = 600
+    render_long_side: int = 2000
+    input_long: int = 512
+    input_short: int = 384
+    window_zoom: float = 1.5
+    crop_size: int = 96
+    crop_span: float = 1.3  # crop side over the mat's long side
+    crop_k: tuple[float, float] = (0.6, 1.6)  # photo px per crop px in the picture crops are cut from
+    mat_crops: int = 2
+    centre_crops: int = 3
+    other_crops: int = 2
+    stress_every: int = 4
+    version: int = 1
+
+    def cache_path(self) -> Path:
+        key = hashlib.sha1(json.dumps(asdict(self), sort_keys=True).encode()).hexdigest()[:12]
+        return ROOT / "build" / "snorkeling-data" / f"snorkeling-{key}.npz"
+
+
+def card_label(card: str) -> tuple[int, int]:
+    """A card's text as (value, colour) label indices: 3-red -> (3, red); 5 (the Lanternfish) -> (5, none)."""
+    value, _, color = card.partition("-")
+    return VALUE_LABELS.index(value), COLOR_LABELS.index(color or "none")
+
+
+def _maps(spec: DataSpec, photo: np.ndarray, truth: dict, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
+    h, w = photo.shape[:2]
+    mats = [np.array(m["corners"], np.float32) for m in truth["mats"]]
+    top = [np.array(truth["centre"][-1]["corners"], np.float32)] if truth["centre"] else []
+    out = []
+    for zoom in (1.0, spec.window_zoom):
+        f = zoom * spec.input_long / max(h, w)
+        picture = cv2.resize(photo, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
+        shape = picture.shape[:2]
+        layers = [fill_polygons(shape, [q * f for q in quads]) for quads in (mats, top)]
+        if shape[0] > shape[1]:  # portrait: stored as landscape
+            picture, layers = picture.transpose(1, 0, 2), [m.T for m in layers]
+        ph, pw = picture.shape[:2]
+        pad_y, pad_x = max(0, spec.input_short - ph), max(0, spec.input_long - pw)
+        if pad_y or pad_x:  # a photo wider or taller than 4:3
+            picture = cv2.copyMakeBorder(picture, 0, pad_y, 0, pad_x, cv2.BORDER_REPLICATE)
+            layers = [np.pad(m, ((0, pad_y), (0, pad_x))) for m in layers]
+            ph, pw = picture.shape[:2]
+        # the window holds a random mat's centre (the whole photo: the window is all of it)
+        ys, xs = (
+            np.nonzero(layers[0] > 127) if layers[0].any() else (np.array([ph // 2]), np.array([pw // 2]))
+        )
+        pick = int(rng.integers(len(xs)))
+        y0 = int(np.clip(ys[pick] - rng.uniform(0.2, 0.8) * spec.input_short, 0, ph - spec.input_short))
+        x0 = int(np.clip(xs[pick] - rng.uniform(0.2, 0.8) * spec.input_long, 0, pw - spec.input_long))
+        window = (slice(y0, y0 + spec.input_short), slice(x0, x0 + spec.input_long))
+        out.append(np.ascontiguousarray(picture[window]))
+        out.append(np.stack([m[window] for m in layers], -1))
+    return tuple(out)
+
+
+def _jitter(spot: Spot, rng: np.random.Generator, shift: float, turn: float) -> Spot:
+    dx, dy = rng.normal(0, shift * spot.long, 2)
+    angle = spot.angle + float(rng.normal(0, turn)) + 180.0 * int(rng.random() < 0.5)
+    return Spot(spot.x + dx, spot.y + dy, spot.long * float(np.exp(rng.normal(0, 0.06))), angle)
+
+
+def _crops(
+    spec: DataSpec, photo: np.ndarray, truth: dict, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    mats = [(m, spot_of(np.array(m["corners"]))) for m in truth["mats"]]
+    long_mat = float(np.median([s.long for _, s in mats]))
+    k = float(rng.uniform(*spec.crop_k))
+    f = min(1.0, spec.crop_size * k / (spec.crop_span * long_mat))
+    picture = cv2.resize(photo, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 else photo
+    spots: list[tuple[Spot, tuple[int, int, int]]] = []
+    for mat, spot in mats:
+        value, color = card_label(mat["pile"][-1]["card"])
+        label = (MAT_LABELS.index(str(mat["mat"])), value, color)
+        spots += [(_jitter(spot, rng, 0.04, 4.0), label) for _ in range(spec.mat_crops)]
+    if truth["centre"]:
+        top = truth["centre"][-1]
+        card = spot_of(np.array(top["corners"]))
+        card = Spot(card.x, card.y, card.long / CARD_PER_MAT, card.angle)  # at the mats' scale
+        label = (0, *card_label(top["card"]))
+        for _ in range(spec.centre_crops):
+            spot = _jitter(card, rng, 0.03, 10.0)
+            if rng.random() < 0.2:
+                spot = Spot(spot.x, spot.y, spot.long, float(rng.uniform(0, 360)))
+            spots.append((spot, label))
+    others = [np.array(h["cards"][0]) for h in truth["hands"]]
+    if truth["deck"]:
+        others.append(np.array(truth["deck"]["corners"]))
+    for _ in range(spec.other_crops):
+        if others and rng.random() < 0.6:
+            c = others[int(rng.integers(len(others)))].mean(0)
+        else:
+            c = rng.uniform(0, 1, 2) * [photo.shape[1], photo.shape[0]]
+        spot = Spot(
+            float(c[0]), float(c[1]), long_mat * float(np.exp(rng.normal(0, 0.1))), float(rng.uniform(0, 360))
+        )
+        near = min(np.hypot(spot.x - s.x, spot.y - s.y) for _, s in mats)
+        if near > 0.5 * long_mat:
+            spots.append((spot, (0, -1, -1)))
+    crops = np.stack([crop_square(picture, s.scaled(f), spec.crop_size, spec.crop_span) for s, _ in spots])
+    return crops, np.array([lab for _, lab in spots], np.int8)
+
+
+def make_sample(spec: DataSpec, index: int) -> tuple[tuple[np.ndarray, ...], np.ndarray, np.ndarray]:
+    world = World(stress=True) if index % spec.stress_every == spec.stress_every - 1 else None
+    scene = make_scene("snorkeling", spec.seed, index, spec.render_long_side, world=world)
+    photo = cv2.imdecode(np.frombuffer(scene.jpeg, np.uint8), cv2.IMREAD_COLOR)
+    rng = np.random.default_rng([spec.seed, index, 7])
+    crops, labels = _crops(spec, photo, scene.truth, rng)
+    return _maps(spec, photo, scene.truth, rng), crops, labels
+
+
+def build_dataset(spec: DataSpec, log=print) -> dict[str, np.ndarray]:
+    """Every sample of ``spec`` (one process), cached on disk."""
+    if spec.seed + 1 > HELD_OUT_SEED:
+        raise ValueError(f"training seeds must be below {HELD_OUT_SEED}")
+    path = spec.cache_path()
+    if path.exists():
+        with np.load(path) as z:
+            return {k: z[k] for k in z.files}
+    cv2.setNumThreads(1)
+    names = ("images", "maps", "win_images", "win_maps")
+    maps, crops, labels, photo_of = [], [], [], []
+    t0 = time.perf_counter()
+    for i in range(spec.n):
+        m, c, lab = make_sample(spec, i)
+        maps.append(m)
+        crops.append(c)
+        labels.append(lab)
+        photo_of.append(np.full(len(c), i, np.int32))
+        if log and (i + 1) % 50 == 0:
+            log(f"  data {i + 1}/{spec.n} ({time.perf_counter() - t0:.0f} s)")
+    data = {name: np.stack([m[k] for m in maps]) for k, name in enumerate(names)}
+    data |= {
+        "crops": np.concatenate(crops),
+        "labels": np.concatenate(labels),
+        "photo": np.concatenate(photo_of),
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez(path, **data)
+    return data
