@@ -18,7 +18,9 @@ from scorecam import __version__
 from scorecam.commands.batch import batch
 from scorecam.commands.evaluate import evaluate
 from scorecam.commands.kit import kit
+from scorecam.commands.mediatore import mediatore
 from scorecam.commands.score import score
+from scorecam.commands.serve import serve
 from scorecam.commands.synth import synth, synth_options, synth_world
 from scorecam.commands.turn import turn
 from scorecam.errors import Exit, InputError
@@ -29,8 +31,9 @@ DESCRIPTION = """\
 Photograph the table, get the score.
 
 scorecam reads a photo of a finished Mondo island and scores it by the rulebook, with a picture
-that shows why. It also scores boards written as JSON (Mondo islands, turns and games;
-Mediterráneo seas, play sequences and matches): the board a photo was read as can be fixed by
+that shows why. It also scores boards written as JSON, for every game it knows: Mondo islands,
+turns and games; Mediterráneo seas, play sequences and matches; Snorkeling rounds, games and
+turns; Mediatore rounds, played rounds and ledgers. The board a photo was read as can be fixed by
 hand and scored again.
 """
 
@@ -40,10 +43,13 @@ examples:
   scorecam score samples/mondo/mondo-s9900-00000.jpg -a island.png
   scorecam score samples/mondo/*.jpg --annotate annotated/
   scorecam score samples/boards/kathrin-peter-turn.json
+  scorecam score samples/boards/snorkeling-round.json samples/boards/mediatore-round.json
   scorecam turn --first Kathrin Kathrin=k.jpg Peter=p.jpg
   scorecam batch photos/ -o results.csv -j 4
   scorecam kit Mediterráneo
+  scorecam synth mediatore -n 16 -o cards --contact-sheet cards.jpg
   scorecam synth mondo -n 500 -s 9001 -o heldout && scorecam eval heldout -o figures.json
+  scorecam serve --host 0.0.0.0          # the web app, for the phones at the table
 
 \b
 exit codes: 0 scored, 1 some inputs failed (batch), 2 usage, 3 unreadable input,
@@ -55,6 +61,11 @@ shell completion (bash; zsh and fish alike, with zsh_source or fish_source):
 """
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+# `scorecam --help` lists the commands in these groups, in this order; one in none comes last.
+SECTIONS = (
+    ("Scoring", ("score", "turn", "mediatore", "batch", "serve")),
+    ("Kits, simulated photos and measuring", ("kit", "synth", "eval")),
+)
 
 
 class Scorecam(click.Group):
@@ -62,7 +73,24 @@ class Scorecam(click.Group):
     command's work into one line and an exit code (usage errors stay click's, scoped to the command)."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return list(self.commands)  # in the order a player meets them: score, turn, batch, ...
+        return list(self.commands)  # in the order a player meets them: score, turn, mediatore, ...
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The commands under the headings of SECTIONS, each with its one-line help."""
+        commands = {name: self.get_command(ctx, name) for name in self.list_commands(ctx)}
+        shown = {name: cmd for name, cmd in commands.items() if cmd is not None and not cmd.hidden}
+        width = max(map(len, shown), default=0)  # one column for every section: the helps line up
+        placed: set[str] = set()
+        for title, names in (*SECTIONS, ("Other commands", tuple(shown))):
+            rows = [
+                (n.ljust(width), shown[n].get_short_help_str(formatter.width - 6 - width))
+                for n in names
+                if n in shown and n not in placed
+            ]
+            placed.update(name.strip() for name, _ in rows)
+            if rows:
+                with formatter.section(title):
+                    formatter.write_dl(rows)
 
     def resolve_command(self, ctx: click.Context, args: list[str]):
         try:
@@ -109,7 +137,7 @@ def cli() -> None:
     pass
 
 
-for command in (score, turn, batch, evaluate, kit, synth):
+for command in (score, turn, mediatore, batch, serve, kit, synth, evaluate):
     cli.add_command(command)
 
 

@@ -139,7 +139,12 @@ def verdict_figures(records: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def evaluate(folder: Path, *, limit: int | None = None, progress: bool = True) -> dict[str, Any]:
+def evaluate(
+    folder: Path, *, limit: int | None = None, progress: bool = True, grid_given: bool = True
+) -> dict[str, Any]:
+    """The figures of the Mondo reader on the photos under `folder`. `grid_given`: each photo is read
+    with its island's grid size as its game states it (a game is played 3x3, or 4x4 by two players;
+    `scorecam score --grid`, `batch --grid`); otherwise the reader detects it."""
     import cv2
 
     from vision.mondo.decode import decode_island
@@ -177,7 +182,7 @@ def evaluate(folder: Path, *, limit: int | None = None, progress: bool = True) -
         records.append(record)
         start = time.perf_counter()
         photo = read_photo(photo_path)
-        result = read_photo_island(photo, model=model)
+        result = read_photo_island(photo, model=model, grid=truth_island.grid if grid_given else None)
         reading, probs = result.reading, result.probs
         times.append((time.perf_counter() - start) * 1000)
         bar(n)
@@ -236,6 +241,7 @@ def evaluate(folder: Path, *, limit: int | None = None, progress: bool = True) -
     edges = sum(head_right[f"edge_{s}"] for s in "NESW"), sum(head_total[f"edge_{s}"] for s in "NESW")
     return {
         "photos": total,
+        "grid": "given" if grid_given else "detected",
         "islands_found": found / total,
         "least_tile_clearance": min(clearances) if clearances else None,
         "outline_corners_within_0.1_cell": corners_close / total,
@@ -257,6 +263,7 @@ def eval_table(result: dict[str, Any]) -> str:
     pct = lambda x: "n/a" if x is None else f"{100 * x:.2f}%"  # noqa: E731 - None: no island found
     lines = [
         f"photos                          {result['photos']}",
+        f"grid size                       {result.get('grid', 'detected')}",
         f"islands found                   {pct(result['islands_found'])} (grid right, every tile inside its crop)",
     ]
     if result["least_tile_clearance"] is not None:

@@ -146,6 +146,14 @@ def score_board_data(data: Any, path: Path) -> dict[str, Any]:
 
     data, player = board_in_report(data, path)
     try:
+        if isinstance(data, dict) and data.get("game") == "snorkeling":
+            from scoring.snorkeling import score_snorkeling  # loaded only for its own boards
+
+            return score_snorkeling(data)
+        if isinstance(data, dict) and data.get("game") == "mediatore":
+            from scoring.mediatore import score_board as score_mediatore  # loaded only for its own files
+
+            return score_mediatore(data)
         return score_board(data, name=player or printable_path(path.stem))
     except BoardFormatError as error:
         raise InputError(str(path), f"impossible board: {error}") from None

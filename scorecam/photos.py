@@ -45,6 +45,7 @@ class PhotoIsland:
     island: Island
     reading: Any  # vision.mondo.reader.IslandReading, in full-photo pixels
     timing_ms: dict[str, float]
+    photo: Any = None  # the vision.photo_io.Photo it was read from (the web app draws on it: no decode again)
 
 
 def read_island_photo(path: Path, *, grid: int | None = None, use_catalog: bool = True) -> PhotoIsland:
@@ -64,7 +65,7 @@ def read_island_photo(path: Path, *, grid: int | None = None, use_catalog: bool 
         # a photo decoded through damage: what the decoder saw may be why nothing was found
         damage = f" ({'; '.join(photo.notes)})" if photo is not None and photo.notes else ""
         if error.kind in ("no_board", "several_boards") and photo is not None and _looks_like_sea(photo):
-            raise InputError(str(path), SEA_REASON, Exit.NO_BOARD) from None
+            raise SeaPhoto(str(path), SEA_REASON, Exit.NO_BOARD) from None
         raise InputError(str(path), error.reason + damage, EXIT_FOR[error.kind]) from None
     scale = np.float32(photo.scale)
     # a photo decoded through damage is read, but its score is not trusted blindly: the damage is a flag
@@ -76,10 +77,15 @@ def read_island_photo(path: Path, *, grid: int | None = None, use_catalog: bool 
         flags=(*damage, *reading.flags),
     )
     timing = {"decode": decode_ms, **reading.timing_ms}
-    return PhotoIsland(path, reading.island, full, timing)
+    return PhotoIsland(path, reading.island, full, timing, photo)
 
 
 SEA_REASON = "this looks like a Mediterráneo sea, which scorecam does not read from photos yet"
+
+
+class SeaPhoto(InputError):
+    """A photo with no Mondo island that looks like a Mediterráneo sea: `score` reads it as a sea
+    (scorecam.sea_photos); where nothing reads seas yet, its reason says what the photo shows."""
 
 
 def _looks_like_sea(photo) -> bool:

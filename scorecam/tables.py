@@ -195,6 +195,41 @@ def mediterraneo_match_layout(report: dict[str, Any]) -> Layout:
     return lines
 
 
+def snorkeling_layout(report: dict[str, Any]) -> Layout:
+    """A round (top cards, points, totals), a game (points per round) or a checked play sequence."""
+    if "legal" in report:
+        intro = (
+            f"All {report['turns']} turns keep the rules ({report['variant']} game). The round they leave:"
+        )
+        return [intro, "", *snorkeling_layout(report["round"])]
+    if "rounds" in report:
+        names = report["players"]
+        rows = [[""] + names]
+        rows += [[f"Round {n}"] + [str(r[p]) for p in names] for n, r in enumerate(report["rounds"], start=1)]
+        rows.append(["Total"] + [str(report["totals"][p]) for p in names])
+        return [Rows(rows), "", f"Game to {report['target']}: {report['game_why']}"]
+    players = report["players"]
+    rows = [[""] + [f"{p['name']} (mat {p['mat']})" for p in players]]
+    rows.append(["Top card"] + [_snorkeling_card(p["top"]) for p in players])
+    rows.append(["Before"] + [str(p["before"]) for p in players])
+    rows.append(["This round"] + [signed(p["points"]["top"]) for p in players])
+    rows.append(["Total"] + [str(p["total"]) for p in players])
+    lines: Layout = [Rows(rows), ""]
+    if report["centre"]:
+        lines.append(f"Centre: {_snorkeling_card(report['centre'] | {'card': ''})}".rstrip())
+    lines.append(("Round over: " if report["round_over"] else "Round not over: ") + report["round_why"])
+    if "totals" in report:  # --totals: the running game the round was added to
+        return [*lines, "", f"Added to {report['totals']['file']}:", *snorkeling_layout(report["totals"])]
+    if report["round_over"]:
+        lines.append(f"Game to {report['target']}: {report['game_why']}")
+    return lines
+
+
+def _snorkeling_card(top: dict[str, Any]) -> str:
+    colour = f" {top['color']}" if top.get("color") else ""
+    return f"{top['value']}{colour} {top.get('card', '')}".rstrip()
+
+
 def status_line(report: dict[str, Any]) -> str:
     """The verdict of a report read from photos: ``ok``, or ``check`` with how many readings."""
     if report["status"] == "ok":
@@ -208,6 +243,12 @@ def report_layout(report: dict[str, Any]) -> Layout:
     if report["game"] == "mondo":
         layout = mondo_game_layout(report) if "turns" in report else mondo_turn_layout(report)
         return layout + ([status_line(report)] if "status" in report else [])
+    if report["game"] == "snorkeling":
+        return snorkeling_layout(report)
+    if report["game"] == "mediatore":
+        from scorecam.commands.mediatore import report_layout as mediatore_layout
+
+        return mediatore_layout(report)
     if "species" in report:
         return mediterraneo_sea_layout(report)
     if "legal" in report:

@@ -43,7 +43,10 @@ def test_game_names_are_case_and_accent_insensitive(typed):
 
 def test_an_unknown_game_is_a_usage_error_that_names_the_games(capsys, tmp_path):
     code, _, err = run(capsys, "kit", "chess", "-o", str(tmp_path / "kit"))
-    assert code == 2 and "'chess' is not a game scorecam knows (mondo or mediterraneo)" in err
+    assert (
+        code == 2
+        and "'chess' is not a game this command knows (mondo, mediterraneo, snorkeling or mediatore)" in err
+    )
     assert not (tmp_path / "kit").exists()
     with pytest.raises(click.BadParameter, match="Did you mean 'mondo'"):
         GAME.convert("mundo", None, None)

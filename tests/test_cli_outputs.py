@@ -131,10 +131,9 @@ def test_the_simulators_truth_beside_a_photo_is_skipped_not_failed(root, tmp_pat
 def test_a_mediterraneo_photo_is_named_as_a_sea(root, capsys):
     photo = sorted((root / "samples/mediterraneo").glob("*.jpg"))[0]
     code, out, err = run(capsys, "score", str(photo))
-    assert code == 4 and out == ""
-    assert err == (
-        f"scorecam: {photo}: this looks like a Mediterráneo sea, which scorecam does not read from photos yet\n"
-    )
+    assert code == 2 and out == ""
+    assert err.startswith(f"scorecam: {photo}: a sea of 25 visible cells (") and err.count("\n") == 1
+    assert "no objectives to score it by" in err and "pass --objectives" in err
 
 
 def test_the_sea_hint_finds_cells_in_a_sea_and_none_in_an_island(root):

@@ -15,6 +15,12 @@ failed photo's row names its player. The JSON lines hold one line per input (a f
 folder): its ``report``, or its ``error``; a turn with failed photos lists them under ``failed``.
 Strings that are not valid UTF-8 (file names, board names) are written escaped (``Anna-\\xe4.jpg``).
 
+The CSV's columns are Mondo's; a Snorkeling or Mediatore player's row there fills ``player`` and
+``total`` (the round's total, the payment, the ledger's balance). Each of those games also gets a table
+of its own beside the CSV, one row per player (``RESULTS-snorkeling.csv``: mat, top card, points,
+verdict; ``RESULTS-mediatore.csv``: bid, side, count in thirds, payment), written only when the batch
+scored a file of that game (see ``scorecam.batch.games``).
+
 Jobs run on every core (``jobs``), each worker process loading the models once, or on Ray; the
 files come out the same, in the same order, however the work was spread. Each job's rows and line
 are synced to disk before the next, so a run killed halfway can be resumed (``resume``).

@@ -2,7 +2,8 @@
 
 Each job's CSV rows are written and synced before its JSON line; a job is done when both files hold
 it. Resuming keeps the jobs both files hold, drops whatever a kill tore (a last line cut short, rows
-whose JSON line never came), and appends the rest.
+whose JSON line never came), and appends the rest. The per-game tables beside the CSV (Snorkeling,
+Mediatore) are written before both and made again from the kept JSON lines on every start.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from scorecam.batch.games import FIELDS, GAMES, table_path, table_rows
 from scorecam.batch.rows import CSV_FIELDS
 from scorecam.errors import Exit, InputError
 
@@ -89,6 +91,50 @@ def _read_rows(path: Path) -> tuple[list[dict[str, str]], bool]:
     return rows, torn
 
 
+class GameTables:
+    """The tables of the games with columns of their own (games.py), beside the CSV: made again from
+    the kept jobs' JSON lines when a run starts (so a kill can leave nothing extra in them), then
+    appended to as jobs come. A table an earlier run left that this run has no row for is removed."""
+
+    def __init__(self, csv_path: Path, lines: list[dict[str, Any]]) -> None:
+        self.paths = {game: table_path(csv_path, game) for game in GAMES}
+        self.open: dict[str, tuple[Any, csv.DictWriter]] = {}
+        kept: dict[str, list[dict[str, Any]]] = {game: [] for game in GAMES}
+        for line in lines:
+            if found := table_rows(line):
+                kept[found[0]].extend(found[1])
+        for game, rows in kept.items():
+            path = self.paths[game]
+            if rows:
+                _replace(path, _csv_text(FIELDS[game], rows))
+            elif path.is_file() or path.is_symlink():
+                path.unlink()
+
+    def write(self, line: dict[str, Any]) -> None:
+        found = table_rows(line)
+        if not found:
+            return
+        game, rows = found
+        if game not in self.open:
+            path = self.paths[game]
+            new = not path.exists()
+            file = path.open("a", newline="", encoding="utf-8")
+            writer = csv.DictWriter(file, fieldnames=FIELDS[game], extrasaction="ignore")
+            if new:
+                writer.writeheader()
+            self.open[game] = (file, writer)
+        file, writer = self.open[game]
+        writer.writerows(rows)
+        _sync(file)
+
+    def written(self) -> tuple[Path, ...]:
+        return tuple(path for path in self.paths.values() if path.exists())
+
+    def close(self) -> None:
+        for file, _ in self.open.values():
+            file.close()
+
+
 class Output:
     """Appends each job's rows and line, synced to disk before the next job."""
 
@@ -100,8 +146,10 @@ class Output:
         self.csv_file = csv_path.open("a", newline="", encoding="utf-8")
         self.json_file = jsonl_path.open("a", encoding="utf-8")
         self.writer = csv.DictWriter(self.csv_file, fieldnames=CSV_FIELDS, extrasaction="ignore")
+        self.tables = GameTables(csv_path, prior.lines if prior else [])
 
     def write(self, rows: list[dict[str, Any]], line: dict[str, Any]) -> None:
+        self.tables.write(line)
         self.writer.writerows(rows)
         _sync(self.csv_file)
         self.json_file.write(json.dumps(line, ensure_ascii=False) + "\n")
@@ -110,6 +158,7 @@ class Output:
     def close(self) -> None:
         self.csv_file.close()
         self.json_file.close()
+        self.tables.close()
 
     def __enter__(self) -> Output:
         return self
@@ -125,12 +174,16 @@ def _sync(file) -> None:
 
 def _rewrite(csv_path: Path, jsonl_path: Path, prior: Prior) -> None:
     """Both files holding exactly ``prior`` (a header alone for a new run), each replaced at once."""
-    text = io.StringIO(newline="")
-    writer = csv.DictWriter(text, fieldnames=CSV_FIELDS, extrasaction="ignore")
-    writer.writeheader()
-    writer.writerows(prior.rows)
-    _replace(csv_path, text.getvalue())
+    _replace(csv_path, _csv_text(CSV_FIELDS, prior.rows))
     _replace(jsonl_path, "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in prior.lines))
+
+
+def _csv_text(fields: list[str], rows: list[dict[str, Any]]) -> str:
+    text = io.StringIO(newline="")
+    writer = csv.DictWriter(text, fieldnames=fields, extrasaction="ignore")
+    writer.writeheader()
+    writer.writerows(rows)
+    return text.getvalue()
 
 
 def _replace(path: Path, text: str) -> None:

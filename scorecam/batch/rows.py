@@ -21,9 +21,17 @@ PLAYER_FIELDS = (
 
 
 def report_rows(report: dict[str, Any], source: str, turn: str) -> Iterator[dict[str, Any]]:
-    """CSV rows of any report: a row per player (Mondo turn, game, Mediterráneo sea), else one row."""
+    """CSV rows of any report: a row per player (Mondo turn, game, Mediterráneo sea, Snorkeling and
+    Mediatore reports with their players' totals), else one row."""
     base = {"source": source, "turn": turn, "status": "scored"}
-    if report.get("game") == "mondo" and "players" in report:
+    if report.get("game") in ("snorkeling", "mediatore"):  # their own columns: in their own table (games.py)
+        from scorecam.batch.games import player_totals  # it imports this module
+
+        totals = player_totals(report)
+        yield from (base | {"player": name, "total": total} for name, total in totals)
+        if not totals:  # a Mediatore bidding: nothing per player to total
+            yield base
+    elif report.get("game") == "mondo" and "players" in report:
         for p in report["players"]:
             row = base | {"player": p["name"]} | {key: p[key] for key in PLAYER_FIELDS}
             for key, value in p["points"].items():

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from scorecam.batch.games import GAMES, table_path
 from scorecam.batch.jobs import Job, find_jobs
 from scorecam.batch.output import Output, read_prior
 from scorecam.batch.text import escaped
@@ -28,6 +29,7 @@ class BatchSummary:
     inputs_failed: int = 0
     turns_incomplete: int = 0
     skipped: int = 0
+    tables: tuple[Path, ...] = ()  # the per-game tables beside the CSV (Snorkeling, Mediatore) it left
 
 
 class _Tally:
@@ -42,8 +44,8 @@ class _Tally:
             self.counts["inputs_failed"] += status == "failed"
         self.counts["turns_incomplete"] += "failed" in line
 
-    def summary(self, skipped: int) -> BatchSummary:
-        return BatchSummary(**self.counts, skipped=skipped)
+    def summary(self, skipped: int, tables: tuple[Path, ...]) -> BatchSummary:
+        return BatchSummary(**self.counts, skipped=skipped, tables=tables)
 
 
 def run_batch(
@@ -88,7 +90,7 @@ def run_batch(
             tally.add(rows, line)
             if progress:
                 progress(n, len(todo))
-    return tally.summary(skipped=len(work) - len(todo))
+    return tally.summary(skipped=len(work) - len(todo), tables=output.tables.written())
 
 
 def _results(todo: list[Job], grid: int | None, jobs: int | None, ray: str | None):
@@ -117,6 +119,6 @@ def _refuse_inputs_as_outputs(work: list[Job], csv_path: Path, jsonl_path: Path)
     if os.path.realpath(csv_path) == os.path.realpath(jsonl_path):
         raise InputError(str(csv_path), "the CSV and the JSON lines would be the same file", Exit.USAGE)
     inputs = {os.path.realpath(path) for job in work for path in job.files}  # realpath: loops do not raise
-    for path in (csv_path, jsonl_path):
+    for path in (csv_path, jsonl_path, *(table_path(csv_path, game) for game in GAMES)):
         if os.path.realpath(path) in inputs:
             raise InputError(str(path), "is an input of this batch; write the results elsewhere", Exit.USAGE)

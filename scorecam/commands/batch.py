@@ -28,7 +28,7 @@ DEFAULT_CSV = "scorecam-results.csv"
     metavar="FILE",
     help="full reports, one JSON per line (default: the CSV's name with .jsonl)",
 )
-@grid_option("the islands' grid size")
+@grid_option("the game's grid: 3 (the rulebook's), 4 (the two-player variant); else guessed per island")
 @jobs_option("all cores; each process loads the models once", None)
 @click.option("--resume", is_flag=True, help="keep what the output files hold and score only the rest")
 @click.option(

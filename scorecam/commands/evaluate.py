@@ -21,11 +21,24 @@ from scorecam.commands.options import json_switch, refuse_folder_inputs
 )
 @json_switch("the figures (instead of the table)")
 @click.option("--limit", "-n", type=click.IntRange(min=1), metavar="N", help="only the first N photos")
-def evaluate(folder: Path, out: Path | None, as_json: bool, limit: int | None):
-    """Read every Mondo photo under DIR that has a truth JSON beside it (scorecam synth writes them)
+@click.option(
+    "--grid",
+    "-g",
+    "grid_mode",
+    type=click.Choice(["given", "detected"]),
+    default="given",
+    show_default=True,
+    help="read each island with its game's grid size (3x3, or 4x4 for two players), or detect it",
+)
+def evaluate(folder: Path, out: Path | None, as_json: bool, limit: int | None, grid_mode: str):
+    """Read every Mondo (or Mediterráneo) photo under DIR that has a truth JSON beside it (scorecam synth writes them)
     and report islands found, per-head accuracy, islands read exactly, exact scores (with and
     without the catalog), wrong scores left unflagged, right scores flagged, the median time per
-    photo, and the figures per condition of the simulated world."""
+    photo, and the figures per condition of the simulated world.
+
+    A game states its grid size (the rulebook's game is 3x3; two players may play 4x4), and a player
+    passes it (`scorecam score --grid 3`, `batch --grid`); `--grid detected` measures the reader
+    guessing it, as `scorecam score` does without --grid."""
     from scorecam.errors import Exit, InputError
     from scorecam.evaluate import eval_table
     from scorecam.evaluate import evaluate as measure
@@ -33,8 +46,16 @@ def evaluate(folder: Path, out: Path | None, as_json: bool, limit: int | None):
 
     if out is not None:
         refuse_folder_inputs("--out", out, folder, PHOTO_SUFFIXES | BOARD_SUFFIXES)
+    from scorecam import evaluate_mediterraneo as sea
+
+    if sea.is_sea_folder(folder):  # Mediterráneo photos (and no Mondo ones): the sea reader's figures
+        measure, eval_table = sea.evaluate, sea.eval_table
+    from scorecam import evaluate_snorkeling as snorkeling
+
+    if snorkeling.is_snorkeling_folder(folder):  # Snorkeling tables: the round reader's figures
+        measure, eval_table = snorkeling.evaluate, snorkeling.eval_table
     try:
-        result = measure(folder, limit=limit)
+        result = measure(folder, limit=limit, grid_given=grid_mode == "given")
     except ValueError as error:
         raise InputError(str(folder), str(error).replace(f" under {folder}", ""), Exit.NO_BOARD) from None
     if as_json:

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import click
 
-from scorecam.commands.options import GAME
+from scorecam.commands.options import KIT_GAME
 
 
-@click.command("kit", short_help="write a printable print-and-play kit: PNG faces, PDF cut sheets, manifest")
-@click.argument("game", type=GAME, metavar="GAME")
+@click.command("kit", short_help="write a game's print-and-play kit: PNG faces, PDF cut sheets")
+@click.argument("game", type=KIT_GAME, metavar="GAME")
 @click.option(
     "--out",
     "-o",
@@ -20,7 +20,7 @@ from scorecam.commands.options import GAME
     help="folder to write into (default: kit-GAME in the current folder)",
 )
 def kit(game: str, out: Path | None):
-    """Write scorecam's own edition of GAME (mondo or mediterraneo): one PNG per component face at
+    """Write scorecam's own edition of GAME (mondo, mediterraneo, snorkeling or mediatore): one PNG per component face at
     300 dpi, GAME-kit.pdf (A4 cut sheets for double-sided printing) and manifest.json."""
     from scorecam.errors import Exit
     from scorecam.progress import Progress
@@ -28,7 +28,12 @@ def kit(game: str, out: Path | None):
 
     out = out or Path(f"kit-{game}")
     bar = Progress(f"kit {game}", 0)
-    manifest = write_kit(game, out, progress=bar)
+    if game == "snorkeling":  # cards and mats of two sizes: its own cut sheets
+        from vision.synth.snorkeling_kit import write_snorkeling_kit
+
+        manifest = write_snorkeling_kit(out, progress=bar)
+    else:
+        manifest = write_kit(game, out, progress=bar)
     bar.close()
     count = len(json.loads(manifest.read_text())["components"])
     click.echo(f"wrote {count} components ({2 * count} faces), {game}-kit.pdf and manifest.json to {out}")

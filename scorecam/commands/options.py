@@ -12,7 +12,8 @@ from typing import Any
 
 import click
 
-GAMES = ("mondo", "mediterraneo")
+GAMES = ("mondo", "mediterraneo", "snorkeling", "mediatore")  # every game with a kit
+SIMULATED_GAMES = ("mondo", "mediterraneo", "mediatore", "snorkeling")  # the games `synth` simulates so far
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")  # what the annotated pictures and contact sheets are written as
 
 
@@ -27,29 +28,38 @@ class GameName(click.ParamType):
 
     name = "game"
 
+    def __init__(self, games: tuple[str, ...] = GAMES) -> None:
+        self.games = games
+
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
         key = folded(str(value))
-        for game in GAMES:
+        for game in self.games:
             if folded(game) == key:
                 return game
-        close = difflib.get_close_matches(key, GAMES, n=1)
+        close = difflib.get_close_matches(key, self.games, n=1)
         hint = f" Did you mean {close[0]!r}?" if close else ""
-        self.fail(f"{value!r} is not a game scorecam knows ({' or '.join(GAMES)}).{hint}", param, ctx)
+        known = (
+            " or ".join(self.games)
+            if len(self.games) < 3
+            else ", ".join(self.games[:-1]) + f" or {self.games[-1]}"
+        )
+        self.fail(f"{value!r} is not a game this command knows ({known}).{hint}", param, ctx)
 
     def shell_complete(self, ctx: click.Context, param: click.Parameter, incomplete: str) -> list:
         from click.shell_completion import CompletionItem
 
-        return [CompletionItem(g) for g in GAMES if g.startswith(folded(incomplete))]
+        return [CompletionItem(g) for g in self.games if g.startswith(folded(incomplete))]
 
 
-GAME = GameName()
+GAME = GameName(SIMULATED_GAMES)
+KIT_GAME = GameName(GAMES)
 
 
 def json_switch(what: str):
     return click.option("--json", "as_json", is_flag=True, help=f"print {what} as JSON on stdout")
 
 
-def grid_option(what: str = "the island's grid size, when detection needs help"):
+def grid_option(what: str = "the game's grid: 3 (the rulebook's), 4 (the two-player variant); else guessed"):
     return click.option("--grid", "-g", type=click.Choice(["3", "4"]), help=what, callback=_to_int)
 
 

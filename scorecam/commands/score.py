@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from scorecam.commands.options import grid_option, json_switch
+from scorecam.commands.snorkeling import players_option, totals_option
 from scorecam.errors import Exit, InputError
 
 
@@ -30,22 +31,69 @@ from scorecam.errors import Exit, InputError
 )
 @grid_option()
 @click.option("--no-catalog", is_flag=True, help="read tiles head by head, without the kit's catalog")
-def score(files: tuple[Path, ...], as_json: bool, annotate: Path | None, grid: int | None, no_catalog: bool):
+@players_option()
+@totals_option()
+@click.option(
+    "--objectives",
+    "objectives",
+    multiple=True,
+    metavar="'circle=PLUS/MINUS square=PLUS/MINUS'",
+    help="the objectives of a Mediterráneo sea photo (e.g. circle=ray/fish square=turtle/ray)",
+)
+@click.option(
+    "--first", type=click.Choice(["circle", "square"]), help="who chose a Mediterráneo objective first"
+)
+@click.option(
+    "--game",
+    type=click.Choice(["mondo", "snorkeling"]),
+    help="what the photos show (default: a Mondo island or a Mediterráneo sea; "
+    "--players or --totals mean a Snorkeling table)",
+)
+def score(
+    files: tuple[Path, ...],
+    as_json: bool,
+    annotate: Path | None,
+    grid: int | None,
+    no_catalog: bool,
+    players: tuple[str, ...],
+    totals: Path | None,
+    objectives: tuple[str, ...],
+    first: str | None,
+    game: str | None,
+):
     """Score each FILE: a photo of one Mondo island, or a board JSON file (island, turn, game, sea,
     plays, match, or the --json report of a photo). Prints a table per file, or the reports as JSON.
 
     The truth files that `scorecam synth` writes beside its photos are skipped, so
     `scorecam score samples/mondo/*` scores the photos alone."""
     from scorecam.commands.annotated import score_targets
+    from scorecam.commands.snorkeling import RunningGame, split_names
     from scorecam.photos import is_photo
 
+    files, names = split_names(players, files)  # `--players 1=Anna 2=Ben`: 2=Ben arrives as a FILE
+    sea = _sea_options(objectives, first, files)  # `--objectives circle=a/b square=c/d`: the same
+    taken = sea.pop("files")  # once: popped inside the filter, the second file found it gone
+    files = tuple(f for f in files if f not in taken)
+    running = RunningGame(totals, files) if totals is not None else None
     photos = [path for path in files if is_photo(path)]
     pictures = score_targets(annotate, files, photos)  # refused here, before any work
     reports, code = [], Exit.SCORED
     several = len(files) > 1
+    # a photo with --players or --totals can only be of a Snorkeling table
+    snorkeling = game == "snorkeling" or (game is None and bool(names or totals is not None))
     for path in files:
         try:
-            report = _score_one(path, path in photos, pictures.get(path), grid, not no_catalog)
+            report = _score_one(
+                path,
+                path in photos,
+                pictures.get(path),
+                grid,
+                not no_catalog,
+                names,
+                running,
+                sea,
+                snorkeling,
+            )
         except InputError as error:
             print(f"scorecam: {error}", file=sys.stderr)
             code = max(code, error.code)
@@ -60,13 +108,39 @@ def score(files: tuple[Path, ...], as_json: bool, annotate: Path | None, grid: i
     return int(code)
 
 
-def _score_one(path: Path, photo: bool, picture: Path | None, grid: int | None, use_catalog: bool):
-    """The report of one file, None for a file skipped with a word on stderr."""
+def _score_one(
+    path: Path,
+    photo: bool,
+    picture: Path | None,
+    grid: int | None,
+    use_catalog: bool,
+    names=None,
+    running=None,
+    sea=None,
+    snorkeling: bool = False,
+):
+    """The report of one file, None for a file skipped with a word on stderr; a Snorkeling round is
+    named by ``names`` (mat: name) and added to the ``running`` game of --totals."""
     from scorecam.commands.reading import is_lone_island, provisional_volcano_note
+    from scorecam.commands.snorkeling import is_round, name_round
     from scorecam.photos import score_photo_file
 
-    if photo:
-        report, read = score_photo_file(path, grid=grid, use_catalog=use_catalog)
+    if photo and snorkeling:
+        from scorecam.snorkeling_photos import score_round_photo_file, write_round_annotation
+
+        report, read = score_round_photo_file(path, names, running)
+        if picture is not None:
+            report["annotated"] = str(write_round_annotation(picture, path, read, report))
+        lone = False
+    elif photo:
+        from scorecam.photos import SeaPhoto
+
+        try:
+            report, read = score_photo_file(path, grid=grid, use_catalog=use_catalog)
+        except SeaPhoto:
+            from scorecam.sea_photos import score_sea_photo_file
+
+            return score_sea_photo_file(path, **(sea or {}))  # no annotated picture of a sea yet
         if picture is not None:
             from scorecam.commands.annotated import write_annotation
 
@@ -84,12 +158,33 @@ def _score_one(path: Path, photo: bool, picture: Path | None, grid: int | None, 
             )
             return None
         lone = is_lone_island(data)
+        if is_round(data) and names:
+            data = name_round(data, names, path)
+        if is_round(data) and running is not None:
+            data = running.prepare(data, path)
         report = score_board_data(data, path)
+    if running is not None:
+        report = running.add(report, path)
     if lone and _one_mondo_island(report):
         note = provisional_volcano_note(report)
         if note:
             report["notes"] = [*report.get("notes", []), note]
     return report
+
+
+def _sea_options(objectives: tuple[str, ...], first: str | None, files: tuple[Path, ...]) -> dict:
+    """--objectives and --first as read_sea's arguments; "files" lists the FILE arguments that are the
+    second objective of `--objectives circle=a/b square=c/d` (click hands it over as a FILE)."""
+    from scorecam.sea_photos import OBJECTIVE, parse_objectives
+
+    given = [f for f in files if objectives and OBJECTIVE.match(str(f).lower()) and not f.exists()]
+    try:
+        parsed = parse_objectives([*objectives, *map(str, given)])
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="'--objectives'") from None
+    if first is not None and parsed and first not in parsed:
+        raise click.BadParameter(f"{first} has no objective", param_hint="'--first'")
+    return {"objectives": parsed or None, "first": first, "files": given}
 
 
 def _one_mondo_island(report: dict) -> bool:

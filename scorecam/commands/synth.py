@@ -50,7 +50,7 @@ def synth_world(
     return world
 
 
-@click.command("synth", short_help="simulate phone photos of finished boards, each with its truth JSON")
+@click.command("synth", short_help="simulate phone photos of a game, each with its truth JSON")
 @click.argument("game", type=GAME, metavar="GAME")
 @click.option(
     "--n",
@@ -106,9 +106,9 @@ def synth(
     contact_sheet: Path | None,
     **world_options: Any,
 ):
-    """Write N simulated photos of GAME (mondo or mediterraneo, JPEG) with a truth JSON beside each:
-    the board, its score report, and where every component corner lies in the photo. The same seed
-    gives the same files."""
+    """Write N simulated photos of GAME (mondo, mediterraneo, snorkeling or mediatore; JPEG) with a
+    truth JSON beside each: the board, its score report, and where every component corner lies in
+    the photo. The same seed gives the same files."""
     from scorecam.errors import Exit, InputError
 
     try:
@@ -140,7 +140,9 @@ def synth(
     if contact_sheet is not None:
         contact_sheet.parent.mkdir(parents=True, exist_ok=True)
         try:
-            written = cv2.imwrite(str(contact_sheet), sheet_of(photos), [cv2.IMWRITE_JPEG_QUALITY, 85])
+            # the JPEG quality only for a .jpg: OpenCV warns of a key it does not know for a .png
+            quality = [] if contact_sheet.suffix.lower() == ".png" else [cv2.IMWRITE_JPEG_QUALITY, 85]
+            written = cv2.imwrite(str(contact_sheet), sheet_of(photos), quality)
         except cv2.error:  # OpenCV 5 raises where OpenCV 4 returned False
             written = False
         if not written:

@@ -43,7 +43,7 @@ def first_player(first: str | None, names: list[str]) -> str | None:
     metavar="DIR",
     help="write each player's annotated picture into DIR",
 )
-@grid_option("the islands' grid size")
+@grid_option("the game's grid: 3 (the rulebook's), 4 (the two-player variant); else guessed per island")
 def turn(specs: tuple[str, ...], first: str | None, as_json: bool, annotate: Path | None, grid: int | None):
     """Score one turn of Mondo: every NAME=FILE (a photo or an island JSON) together, so the volcano
     majority is decided among all the islands."""

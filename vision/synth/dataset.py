@@ -18,7 +18,7 @@ from vision.synth.catalog import load_catalog
 from vision.synth.scenes import Scene, mediterraneo_scene, mondo_scene
 from vision.synth.world import World
 
-GAMES = ("mondo", "mediterraneo")
+GAMES = ("mondo", "mediterraneo", "mediatore", "snorkeling")
 
 
 def photo_rng(seed: int, index: int) -> np.random.Generator:
@@ -41,6 +41,14 @@ def make_scene(
         return mondo_scene(rng, catalog, long_side_px=long_side_px, name=name, **extra)
     if game == "mediterraneo":
         return mediterraneo_scene(rng, catalog, long_side_px=long_side_px, **extra)
+    if game == "mediatore":  # imported here: its art and deck are only needed for its own photos
+        from vision.synth.mediatore_scene import mediatore_scene
+
+        return mediatore_scene(rng, long_side_px=long_side_px, **extra)
+    if game == "snorkeling":
+        from vision.synth.snorkeling_scene import snorkeling_scene
+
+        return snorkeling_scene(rng, catalog, long_side_px=long_side_px, **extra)
     raise ValueError(f"unknown game {game!r}")
 
 

@@ -46,6 +46,10 @@ def face_renderer(game: str) -> Callable[[dict, str, float], np.ndarray]:
         from vision.synth.mediterraneo_art import render_card_face
 
         return render_card_face
+    if game == "mediatore":
+        from vision.synth.mediatore_art import render_card_face as render_mediatore_face
+
+        return render_mediatore_face
     raise ValueError(f"no kit for {game!r}")
 
 
@@ -177,7 +181,11 @@ def write_kit(game: str, out_dir: Path, progress: Callable[[int, int], None] | N
         images.append((faces[0], faces[1]))
         if progress:
             progress(n + 1, len(components))
-    title = {"mondo": "scorecam Mondo kit", "mediterraneo": "scorecam Mediterráneo kit"}[game]
+    title = {
+        "mondo": "scorecam Mondo kit",
+        "mediterraneo": "scorecam Mediterráneo kit",
+        "mediatore": "scorecam Mediatore deck",
+    }[game]
     placements = face_placements(len(components), size_mm)
     write_cut_sheets(out_dir / f"{game}-kit.pdf", placements, images, title)
     path = out_dir / "manifest.json"

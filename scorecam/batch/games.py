@@ -1,0 +1,126 @@
+"""The games whose reports do not fit the Mondo columns: each player's total for the batch's CSV,
+and a table of the game's own columns, one row per player, written beside it.
+
+The main CSV keeps its columns (Mondo's): a Snorkeling or Mediatore player's row there fills
+``player`` and ``total`` only. ``RESULTS-snorkeling.csv`` and ``RESULTS-mediatore.csv`` hold the rest.
+Every row here is made from a job's JSON line alone, so these tables can always be made again from
+the JSON lines (as a resumed run does) and never disagree with them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from scorecam.batch.rows import flags_cell
+
+COMMON = ["source", "kind", "player", "status", "total", "winner"]
+FIELDS: dict[str, list[str]] = {
+    # a round: the top card of each diver's pile and its points; a game file: each player's total
+    "snorkeling": [*COMMON, "mat", "top_card", "top_value", "top_color", "points", "before", "round_over",
+                   "game_over", "rounds", "flags"],
+    # a round or a played round: the player's side and its count in thirds, the payment; a ledger:
+    # each balance after its rounds; a bidding alone: one row with the bid it comes to
+    "mediatore": [*COMMON, "bid", "bidder", "dealer", "side", "role", "side_cards", "side_exact",
+                  "side_points", "capot", "payment", "rounds", "flags"],
+}  # fmt: skip
+GAMES = tuple(FIELDS)
+
+
+def table_path(csv_path: Path, game: str) -> Path:
+    """``results.csv`` -> ``results-snorkeling.csv``, beside it."""
+    return csv_path.with_name(f"{csv_path.stem}-{game}{csv_path.suffix or '.csv'}")
+
+
+def player_totals(report: dict[str, Any]) -> list[tuple[str, Any]]:
+    """(player, total) of a Snorkeling or Mediatore report, for the main CSV; none for a report
+    without players' totals (a Mediatore bidding)."""
+    if isinstance(report.get("totals"), dict):  # a Snorkeling game file
+        return list(report["totals"].items())
+    players = _players(report)
+    return [(p["name"], p.get("total")) for p in players]
+
+
+def table_rows(line: dict[str, Any]) -> tuple[str, list[dict[str, Any]]] | None:
+    """(game, rows of its own table) of one job's JSON line; None for a job of another game or one
+    that failed (the main CSV records it)."""
+    report = line.get("report")
+    if not isinstance(report, dict) or report.get("game") not in FIELDS:
+        return None
+    base = {
+        "source": line["source"],
+        "status": report.get("status", "scored"),
+        "flags": flags_cell(report.get("flags", [])),
+    }
+    rows = _snorkeling(report) if report["game"] == "snorkeling" else _mediatore(report)
+    return report["game"], [base | row for row in rows]
+
+
+def _players(report: dict[str, Any]) -> list[dict[str, Any]]:
+    if "players" not in report and isinstance(report.get("round"), dict):  # a Snorkeling play sequence:
+        report = report["round"]  # the round it leaves (a played Mediatore round's "round" is its board)
+    players = report.get("players")
+    if not isinstance(players, list):
+        return []
+    return [p for p in players if isinstance(p, dict) and "name" in p]
+
+
+def _snorkeling(report: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    if isinstance(report.get("totals"), dict):  # a game file: each player's total over its rounds
+        winners = set(report.get("winners", ()))
+        for name, total in report["totals"].items():
+            yield {"kind": "game", "player": name, "total": total, "winner": name in winners,
+                   "game_over": report.get("game_over"), "rounds": len(report.get("rounds", ()))}  # fmt: skip
+        return
+    verdict = report["round"] if isinstance(report.get("round"), dict) else report  # a play sequence's round
+    winners = set(verdict.get("winners", ()))
+    for p in _players(report):
+        top = p["top"] if isinstance(p.get("top"), dict) else {}
+        points = p["points"] if isinstance(p.get("points"), dict) else {}
+        yield {
+            "kind": "plays" if "turns" in report else "round",
+            "player": p["name"],
+            "total": p.get("total"),
+            "winner": p["name"] in winners,
+            "mat": p.get("mat"),
+            "top_card": top.get("card"),
+            "top_value": top.get("value"),
+            "top_color": top.get("color"),
+            "points": points.get("top"),
+            "before": p.get("before"),
+            "round_over": verdict.get("round_over"),
+            "game_over": verdict.get("game_over"),
+        }
+
+
+def _mediatore(report: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    if "balances" in report:  # a ledger: each balance after its rounds
+        leaders = set(report.get("leaders", ()))
+        for p in _players(report):
+            name = p["name"]
+            yield {"kind": "ledger", "player": name, "total": p.get("total"), "winner": name in leaders,
+                   "rounds": len(report.get("rounds", ()))}  # fmt: skip
+        return
+    bid = report["bid"] if isinstance(report.get("bid"), dict) else {}
+    deal = {"bid": bid.get("kind"), "bidder": bid.get("bidder"), "dealer": report.get("dealer")}
+    sides = report["sides"] if isinstance(report.get("sides"), dict) else None
+    if sides is None and "bidding" in report:  # a bidding alone: nobody has scored anything
+        yield {"kind": "bidding"} | deal | {"bid": "redeal" if report.get("redeal") else bid.get("kind")}
+        return
+    winners = set(report.get("winners", ()))
+    for p in _players(report):  # a round or a played round (another report: its players' totals)
+        side = (sides or {}).get(p.get("side")) or {}
+        yield deal | {
+            "kind": "play" if "tricks" in report else "round" if sides else "",
+            "player": p["name"],
+            "total": p.get("total"),
+            "winner": p["name"] in winners,
+            "side": p.get("side"),
+            "role": p.get("role"),
+            "side_cards": side.get("cards"),
+            "side_exact": side.get("exact"),
+            "side_points": side.get("points"),
+            "capot": report.get("capot"),
+            "payment": p.get("payment"),
+        }
