@@ -13,12 +13,13 @@ unflagged (the worst outcome), right but flagged (a false alarm), median time pe
 
 from __future__ import annotations
 
-import json
 import statistics
 import time
 from pathlib import Path
 from typing import Any
 
+from scorecam import evaluate_games as games
+from scorecam.evaluate_games import figures_table, pct, share
 from scoring.mediterraneo import Cell, Sea, score_sea, sea_from_json, sea_report_to_json
 
 CLOCKWISE = {"N": "E", "E": "S", "S": "W", "W": "N"}
@@ -26,24 +27,12 @@ CLOCKWISE = {"N": "E", "E": "S", "S": "W", "W": "N"}
 
 def truth_photos(folder: Path) -> list[Path]:
     """Photos under ``folder`` with a Mediterráneo truth JSON beside them."""
-    photos = []
-    for truth in sorted(folder.rglob("*.json")):
-        try:
-            data = json.loads(truth.read_text())
-        except (OSError, ValueError):
-            continue
-        if isinstance(data, dict) and data.get("game") == "mediterraneo" and "photo" in data:
-            photo = truth.with_name(data["photo"])
-            if photo.exists():
-                photos.append(photo)
-    return photos
+    return games.truth_photos(folder, "mediterraneo")
 
 
 def is_sea_folder(folder: Path) -> bool:
     """Whether ``folder`` holds Mediterráneo photos with truth and no Mondo ones."""
-    from scorecam.evaluate import truth_photos as mondo_photos
-
-    return bool(truth_photos(folder)) and not mondo_photos(folder)
+    return bool(truth_photos(folder)) and games.has_no_mondo_photos(folder)
 
 
 def turned(cell: Cell, quarter_turns: int) -> Cell:
@@ -130,19 +119,10 @@ def measure_photo(photo: Path, truth: dict[str, Any]) -> dict[str, Any]:
 
 def evaluate(folder: Path, *, limit: int | None = None, progress: bool = True, **_: Any) -> dict[str, Any]:
     """The figures of the Mediterráneo photos under ``folder`` (other games' options are ignored)."""
-    from scorecam.progress import Progress
-
     photos = truth_photos(folder)[:limit]
-    if not photos:
-        raise ValueError(f"no Mediterráneo photos with truth JSON under {folder}")
-    bar = Progress("eval", len(photos), enabled=None if progress else False)
-    records = []
-    for i, photo in enumerate(photos):
-        truth = json.loads(photo.with_suffix(".json").read_text())
-        records.append(measure_photo(photo, truth))
-        bar(i + 1)
-    bar.close()
-    return figures(records)
+    return figures(
+        games.measure_photos(photos, measure_photo, game="Mediterráneo", folder=folder, progress=progress)
+    )
 
 
 def figures(records: list[dict[str, Any]]) -> dict[str, Any]:
@@ -150,10 +130,6 @@ def figures(records: list[dict[str, Any]]) -> dict[str, Any]:
     found = [r for r in records if r["found"]]
     cells = sum(r["cells"] for r in records)
     octopuses = sum(r.get("octopuses", 0) for r in found)
-
-    def share(k: int, total: int) -> float:
-        return round(k / total, 4) if total else 0.0
-
     right_totals = [r for r in found if r["totals_right"]]
     wrong_unflagged = sum(1 for r in found if not r["totals_right"] and not r["flagged"])
     return {
@@ -176,7 +152,6 @@ def figures(records: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def eval_table(result: dict[str, Any]) -> str:
-    pct = lambda v: f"{100 * v:.1f}%"  # noqa: E731
     rows = [
         ("photos", str(result["photos"])),
         ("seas found", pct(result["seas_found"])),
@@ -190,5 +165,4 @@ def eval_table(result: dict[str, Any]) -> str:
         ("right but flagged", pct(result["right_flagged"])),
         ("median time per photo", f"{result['median_ms_per_photo']:.0f} ms (decoding included, one core)"),
     ]
-    width = max(len(k) for k, _ in rows)
-    return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)
+    return figures_table(rows)

@@ -10,35 +10,24 @@ simulated world (light, print, table family, players, stress).
 
 from __future__ import annotations
 
-import json
 import statistics
 import time
 from pathlib import Path
 from typing import Any
 
+from scorecam import evaluate_games as games
+from scorecam.evaluate_games import figures_table, pct, share
 from scoring.snorkeling import round_from_json, score_round
 
 
 def truth_photos(folder: Path) -> list[Path]:
     """Photos under ``folder`` with a Snorkeling truth JSON beside them."""
-    photos = []
-    for truth in sorted(folder.rglob("*.json")):
-        try:
-            data = json.loads(truth.read_text())
-        except (OSError, ValueError):
-            continue
-        if isinstance(data, dict) and data.get("game") == "snorkeling" and "photo" in data and "mats" in data:
-            photo = truth.with_name(data["photo"])
-            if photo.exists():
-                photos.append(photo)
-    return photos
+    return games.truth_photos(folder, "snorkeling", keys=("photo", "mats"))
 
 
 def is_snorkeling_folder(folder: Path) -> bool:
     """Whether ``folder`` holds Snorkeling photos with truth and no Mondo ones."""
-    from scorecam.evaluate import truth_photos as mondo_photos
-
-    return bool(truth_photos(folder)) and not mondo_photos(folder)
+    return bool(truth_photos(folder)) and games.has_no_mondo_photos(folder)
 
 
 def _points(board) -> dict[int, int]:
@@ -99,28 +88,15 @@ def _conditions(truth: dict[str, Any]) -> dict[str, str]:
 
 
 def evaluate(folder: Path, *, limit: int | None = None, progress: bool = True, **_: Any) -> dict[str, Any]:
-    from scorecam.progress import Progress
-
     photos = truth_photos(folder)[:limit]
-    if not photos:
-        raise ValueError(f"no Snorkeling photos with truth JSON under {folder}")
-    bar = Progress("eval", len(photos), enabled=None if progress else False)
-    records = []
-    for i, photo in enumerate(photos):
-        truth = json.loads(photo.with_suffix(".json").read_text())
-        records.append(measure_photo(photo, truth))
-        bar(i + 1)
-    bar.close()
-    return figures(records)
+    return figures(
+        games.measure_photos(photos, measure_photo, game="Snorkeling", folder=folder, progress=progress)
+    )
 
 
 def figures(records: list[dict[str, Any]]) -> dict[str, Any]:
     n = len(records)
     found = [r for r in records if r["found"]]
-
-    def share(k: int, total: int) -> float:
-        return round(k / total, 4) if total else 0.0
-
     right = [r for r in found if r["scored_right"]]
     by: dict[str, dict[str, list[bool]]] = {}
     for r in records:
@@ -153,7 +129,6 @@ def figures(records: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def eval_table(result: dict[str, Any]) -> str:
-    pct = lambda v: f"{100 * v:.1f}%"  # noqa: E731
     rows = [
         ("photos", str(result["photos"])),
         ("tables found", pct(result["tables_found"])),
@@ -171,5 +146,4 @@ def eval_table(result: dict[str, Any]) -> str:
             rows.append(
                 (f"  scored exactly, {family} {bucket}", f"{pct(v['scored_exactly'])} of {v['photos']}")
             )
-    width = max(len(k) for k, _ in rows)
-    return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)
+    return figures_table(rows)

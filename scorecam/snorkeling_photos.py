@@ -85,7 +85,18 @@ def annotate_round(image: np.ndarray, image_scale: float, reading: Any, report: 
     import cv2
     from PIL import Image, ImageDraw
 
-    from scorecam.annotate import GREEN, GREY, ORANGE, PANEL_BGR, WHITE, YELLOW, font, rgb, verdict_line
+    from scorecam.annotate import (  # _wrap: the Mondo panel's line breaking, by the font's widths
+        GREEN,
+        GREY,
+        ORANGE,
+        PANEL_BGR,
+        WHITE,
+        YELLOW,
+        _wrap,
+        font,
+        rgb,
+        verdict_line,
+    )
 
     scale = reading.view_scale / image_scale  # the reading's view px -> the picture's px
     out = image.copy()
@@ -148,18 +159,6 @@ def annotate_round(image: np.ndarray, image_scale: float, reading: Any, report: 
             y += int(size * 1.35)
         y += size // 3
     return cv2.cvtColor(np.asarray(panel), cv2.COLOR_RGB2BGR)
-
-
-def _wrap(text: str, width: float, face) -> list[str]:
-    lines, line = [], ""
-    for word in text.split(" "):
-        candidate = f"{line} {word}".strip()
-        if line and face.getlength(candidate) > width:
-            lines.append(line)
-            line = word
-        else:
-            line = candidate
-    return [*lines, line]
 
 
 def write_round_annotation(output: Path, photo_path: Path, reading: Any, report: dict[str, Any]) -> Path:

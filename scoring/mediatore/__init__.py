@@ -81,7 +81,7 @@ def score_board(data: Any) -> dict[str, Any]:
 
 
 def _bidding_report(data: Any) -> dict[str, Any]:
-    from scoring.mediatore.fields import check_keys
+    from scoring.json_objects import check_keys
 
     check_keys(data, "bidding", ("format", "game", "players", "dealer", "bidding"))
     players = check_players(data["players"])

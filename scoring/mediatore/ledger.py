@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scoring.errors import BoardFormatError
-from scoring.mediatore.fields import FORMAT, GAME, check_header, check_keys, check_players, next_player
+from scoring.json_objects import check_keys
+from scoring.mediatore.fields import FORMAT, GAME, check_header, check_players, next_player
 from scoring.mediatore.round import (
     ROUND_KEYS,
     Round,

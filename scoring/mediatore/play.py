@@ -17,13 +17,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from scoring.errors import BoardFormatError, shown
+from scoring.json_objects import check_keys
 from scoring.mediatore.bidding import Bidding, check_bidding
 from scoring.mediatore.cards import DECK_SIZE, HAND_SIZE, MONTE_SIZE, Card, card, cards, thirds_of
 from scoring.mediatore.fields import (
     FORMAT,
     GAME,
     check_header,
-    check_keys,
     check_player,
     check_players,
     next_player,

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scoring.errors import BoardFormatError, shown
+from scoring.json_objects import check_keys
 from scoring.mediatore.cards import (
     DECK_SIZE,
     LAST_TRICK_THIRDS,
@@ -24,7 +25,7 @@ from scoring.mediatore.cards import (
     thirds_of,
     thirds_text,
 )
-from scoring.mediatore.fields import FORMAT, GAME, check_header, check_keys, check_player, check_players
+from scoring.mediatore.fields import FORMAT, GAME, check_header, check_player, check_players
 from scoring.mediatore.settlement import BIDS, Bid, settle
 
 SIDES: tuple[str, ...] = ("bidder", "others")

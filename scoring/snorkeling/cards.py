@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from scoring.errors import BoardFormatError, shown
+from scoring.json_objects import check_keys
 
 GAME = "snorkeling"
 FORMAT = 1
@@ -108,22 +109,6 @@ def deck() -> Counter[Card]:
 def one_higher(card: Card, top: Card) -> bool:
     """Whether ``card`` is exactly one higher than ``top``; a Beach (0) follows a Ray (4)."""
     return card.value == (top.value + 1 if top.value < RAY else BEACH if top.value == RAY else -1)
-
-
-def check_keys(obj: object, where: str, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> None:
-    """Raise on a non-object, unknown keys or missing keys, each named: typos must not pass silently."""
-    if not isinstance(obj, Mapping):
-        raise BoardFormatError(f"{where} must be a JSON object, got {type(obj).__name__}")
-    unknown = [str(k) for k in obj if k not in required and k not in optional]
-    if unknown:
-        raise BoardFormatError(
-            f"{where}: unknown key{'s' * (len(unknown) > 1)} {', '.join(map(shown, unknown))}"
-        )
-    missing = [k for k in required if k not in obj]
-    if missing:
-        raise BoardFormatError(
-            f"{where}: missing key{'s' * (len(missing) > 1)} {', '.join(map(shown, missing))}"
-        )
 
 
 def check_header(data: object, what: str) -> None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scoring.errors import BoardFormatError, shown
+from scoring.json_objects import check_keys
 from scoring.snorkeling.cards import (
     BEACH,
     DEFAULT_TARGET,
@@ -24,7 +25,6 @@ from scoring.snorkeling.cards import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     check_header,
-    check_keys,
     check_name,
     check_target,
     is_int,
@@ -144,12 +144,7 @@ def game_to_json(game: Game) -> dict[str, Any]:
 def game_report_to_json(game: Game) -> dict[str, Any]:
     """Round by round points, the totals and the verdict."""
     over, winners, why = game.verdict
-    return {
-        "format": FORMAT,
-        "game": GAME,
-        "target": game.target,
-        "players": list(game.players),
-        "rounds": [dict(points) for points in game.rounds],
+    return game_to_json(game) | {
         "totals": game.totals,
         "game_over": over,
         "winners": winners,

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from scoring.errors import BoardFormatError, shown
+from scoring.json_objects import check_keys
 from scoring.snorkeling.cards import (
     BEACH,
     FORMAT,
@@ -34,7 +35,6 @@ from scoring.snorkeling.cards import (
     Card,
     card_from_text,
     check_header,
-    check_keys,
     check_name,
     deck,
     one_higher,

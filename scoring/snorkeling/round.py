@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from scoring.errors import BoardFormatError, shown
+from scoring.json_objects import check_keys
 from scoring.snorkeling.cards import (
     BEACH,
     DEFAULT_TARGET,
@@ -25,7 +26,6 @@ from scoring.snorkeling.cards import (
     card_from_json,
     card_to_json,
     check_header,
-    check_keys,
     check_name,
     check_target,
     is_int,

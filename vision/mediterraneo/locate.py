@@ -24,7 +24,7 @@ import numpy as np
 
 from vision.errors import PhotoError
 from vision.lattice import LatticeFit, apply_h, assign, cell_size, fit_lattice, node_quads, support, upright
-from vision.onnx_model import load_session, models_dir
+from vision.locator_net import LocatorModel, load_locator_model, run_locator
 from vision.photo_io import Photo
 
 MODEL_NAME = "mediterraneo-locator.onnx"
@@ -36,16 +36,9 @@ FINE_LONG_MAX = 1280  # the second pass's picture, long side at most (px)
 NO_SEA = "no sea found: no Mediterráneo cards on one lattice in this photo"
 
 
-@dataclass(frozen=True, eq=False)
-class LocatorModel:
-    session: object
-    meta: dict
-
-
 @lru_cache(maxsize=2)
 def load_locator(path: str | None = None) -> LocatorModel:
-    session, meta = load_session(path or models_dir() / MODEL_NAME, task="mediterraneo-locator")
-    return LocatorModel(session, meta)
+    return load_locator_model(path, MODEL_NAME, task="mediterraneo-locator")
 
 
 @dataclass(frozen=True, eq=False)
@@ -73,18 +66,9 @@ class Maps:
 
 def run_net(model: LocatorModel, picture: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(sea, centres) maps of a picture at input scale (padded to the net's multiple, cut back)."""
-    spec = model.meta["input"]
-    h, w = picture.shape[:2]
-    m = spec["multiple"]
-    if -h % m or -w % m:
-        picture = cv2.copyMakeBorder(picture, 0, -h % m, 0, -w % m, cv2.BORDER_REPLICATE)
-    x = (picture.astype(np.float32) - np.float32(spec["mean"])) / np.float32(spec["std"])
-    maps = model.session.run(None, {spec["name"]: x.transpose(2, 0, 1)[None]})[0][0]
-    out = model.meta["outputs"]["maps"]
-    stride = out["stride"]
-    hm, wm = -(-h // stride), -(-w // stride)
-    names = out["channels"]
-    return maps[names.index("sea"), :hm, :wm], maps[names.index("centres"), :hm, :wm]
+    maps = run_locator(model, picture)
+    names = model.meta["outputs"]["maps"]["channels"]
+    return maps[names.index("sea")], maps[names.index("centres")]
 
 
 def picture_maps(model: LocatorModel, image: np.ndarray, scale: float, origin=(0.0, 0.0)) -> Maps:

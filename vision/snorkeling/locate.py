@@ -16,7 +16,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from vision.onnx_model import load_session, models_dir
+from vision.locator_net import LocatorModel, load_locator_model, run_locator
 from vision.photo_io import Photo
 from vision.snorkeling.crops import Spot, spot_of
 
@@ -28,16 +28,9 @@ SMALL_MAT = 26.0  # input px: mats whose long side is under this are searched ag
 ZOOM_LONG_MAX = 1280  # the second search's picture, long side at most (px)
 
 
-@dataclass(frozen=True, eq=False)
-class LocatorModel:
-    session: object
-    meta: dict
-
-
 @lru_cache(maxsize=2)
 def load_locator(path: str | None = None) -> LocatorModel:
-    session, meta = load_session(path or models_dir() / MODEL_NAME, task="snorkeling-locator")
-    return LocatorModel(session, meta)
+    return load_locator_model(path, MODEL_NAME, task="snorkeling-locator")
 
 
 @dataclass(frozen=True)
@@ -56,19 +49,6 @@ class Found:
     mats: tuple[Region, ...]
     centre: Region | None
     long_side: int  # the picture's long side the net saw
-
-
-def run_net(model: LocatorModel, picture: np.ndarray) -> np.ndarray:
-    """(channels, h, w) maps of a picture at input scale (padded to the net's multiple, cut back)."""
-    spec = model.meta["input"]
-    h, w = picture.shape[:2]
-    m = spec["multiple"]
-    if -h % m or -w % m:
-        picture = cv2.copyMakeBorder(picture, 0, -h % m, 0, -w % m, cv2.BORDER_REPLICATE)
-    x = (picture.astype(np.float32) - np.float32(spec["mean"])) / np.float32(spec["std"])
-    maps = model.session.run(None, {spec["name"]: x.transpose(2, 0, 1)[None]})[0][0]
-    stride = model.meta["outputs"]["maps"]["stride"]
-    return maps[:, : -(-h // stride), : -(-w // stride)]
 
 
 def _regions(heat: np.ndarray, to_view: float, offset: float, threshold: float = REGION_MIN) -> list[Region]:
@@ -99,7 +79,7 @@ def _search(model: LocatorModel, image: np.ndarray, long_side: int) -> Found:
     f = long_side / max(h, w)
     size = (max(16, round(w * f)), max(16, round(h * f)))
     picture = cv2.resize(image, size, interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR)
-    maps = run_net(model, picture)
+    maps = run_locator(model, picture)
     out = model.meta["outputs"]["maps"]
     names = out["channels"]
     stride, offset = float(out["stride"]), float(out["offset"])

@@ -22,10 +22,8 @@ held out for evaluation). Samples are cached under ``build/`` keyed by every par
 
 from __future__ import annotations
 
-import hashlib
-import json
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -35,10 +33,9 @@ from vision.geometry import quad_middle
 from vision.mondo.locate import rectify
 from vision.synth.dataset import make_scene, photo_rng
 from vision.synth.world import World, draw_conditions
+from vision.training.common import cache_path, read_cache, write_cache
 
-HELD_OUT_SEED = 9000  # evaluation seeds start here
 CENTRE_SIGMA = 0.12  # heat blob sigma as a fraction of the tile's side in the photo
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @dataclass(frozen=True)
@@ -60,8 +57,7 @@ class DataSpec:
     version: int = 2
 
     def cache_path(self) -> Path:
-        key = hashlib.sha1(json.dumps(asdict(self), sort_keys=True).encode()).hexdigest()[:12]
-        return ROOT / "build" / "locator-data" / f"mondo-locator-{key}.npz"
+        return cache_path(self, "locator-data", "mondo-locator")
 
 
 def fill_polygons(shape: tuple[int, int], quads: list[np.ndarray]) -> np.ndarray:
@@ -241,12 +237,9 @@ def _sample_job(job: tuple[DataSpec, int]) -> tuple[np.ndarray, ...]:
 def build_dataset(spec: DataSpec, jobs: int = 2, log=print) -> dict[str, np.ndarray]:
     """All samples of `spec` as arrays (images N,H,W,3; cells and centres N,H,W; the same with
     prefix "rect_" for the rectified samples), cached on disk."""
-    if spec.seed + 1 > HELD_OUT_SEED:
-        raise ValueError(f"training seeds must be below {HELD_OUT_SEED}")
-    path = spec.cache_path()
-    if path.exists():
-        with np.load(path) as z:
-            return {k: z[k] for k in z.files}
+    data = read_cache(spec)
+    if data is not None:
+        return data
     work = [(spec, i) for i in range(spec.n)]
     out: list[tuple[np.ndarray, ...]] = []
     with ProcessPoolExecutor(jobs) as pool:
@@ -258,7 +251,4 @@ def build_dataset(spec: DataSpec, jobs: int = 2, log=print) -> dict[str, np.ndar
         "images", "cells", "centres", "fine_images", "fine_cells", "fine_centres",
         "rect_images", "rect_cells", "rect_centres",
     )  # fmt: skip
-    data = {name: np.stack([s[i] for s in out]) for i, name in enumerate(names)}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    np.savez(path, **data)
-    return data
+    return write_cache(spec, {name: np.stack([s[i] for s in out]) for i, name in enumerate(names)})

@@ -20,10 +20,7 @@ the wider world (``vision.synth.world.World()``), odd ones from the everyday mix
 
 from __future__ import annotations
 
-import hashlib
-import json
-import time
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -33,10 +30,9 @@ from vision.geometry import crop_quads
 from vision.mediterraneo.cells import CONTENT_LABELS, FRAME_LABELS, POINT_LABELS
 from vision.synth.dataset import make_scene
 from vision.synth.world import World
+from vision.training.common import build_maps_and_crops, cache_path
 from vision.training.locator_data import fill_polygons, heat_map, scale_points
 
-HELD_OUT_SEED = 9000
-ROOT = Path(__file__).resolve().parents[2]
 CARD_COLS, CARD_ROWS = 2, 3
 # a side seen in a picture turned a quarter counterclockwise
 TURN_LEFT = {"N": "W", "E": "N", "S": "E", "W": "S"}
@@ -61,8 +57,7 @@ class DataSpec:
     version: int = 1
 
     def cache_path(self) -> Path:
-        key = hashlib.sha1(json.dumps(asdict(self), sort_keys=True).encode()).hexdigest()[:12]
-        return ROOT / "build" / "mediterraneo-data" / f"mediterraneo-{key}.npz"
+        return cache_path(self, "mediterraneo-data", "mediterraneo")
 
 
 # ------------------------------------------------------------------------------------------ truth
@@ -227,31 +222,5 @@ def make_sample(spec: DataSpec, index: int) -> tuple[tuple[np.ndarray, ...], np.
 
 def build_dataset(spec: DataSpec, log=print) -> dict[str, np.ndarray]:
     """Every sample of `spec` (one process), cached on disk."""
-    if spec.seed + 1 > HELD_OUT_SEED:
-        raise ValueError(f"training seeds must be below {HELD_OUT_SEED}")
-    path = spec.cache_path()
-    if path.exists():
-        with np.load(path) as z:
-            return {k: z[k] for k in z.files}
-    cv2.setNumThreads(1)
     names = ("images", "sea", "centres", "win_images", "win_sea", "win_centres")
-    maps: list[tuple[np.ndarray, ...]] = []
-    crops, labels, photo_of = [], [], []
-    t0 = time.perf_counter()
-    for i in range(spec.n):
-        m, c, lab = make_sample(spec, i)
-        maps.append(m)
-        crops.append(c)
-        labels.append(lab)
-        photo_of.append(np.full(len(c), i, np.int32))
-        if log and (i + 1) % 100 == 0:
-            log(f"  data {i + 1}/{spec.n} ({time.perf_counter() - t0:.0f} s)")
-    data = {name: np.stack([m[k] for m in maps]) for k, name in enumerate(names)}
-    data |= {
-        "crops": np.concatenate(crops),
-        "labels": np.concatenate(labels),
-        "photo": np.concatenate(photo_of),
-    }
-    path.parent.mkdir(parents=True, exist_ok=True)
-    np.savez(path, **data)
-    return data
+    return build_maps_and_crops(spec, make_sample, names, log_every=100, log=log)

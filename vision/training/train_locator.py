@@ -24,7 +24,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from vision.training.locator_data import CENTRE_SIGMA, HELD_OUT_SEED, DataSpec, build_dataset
+from vision.training.common import HELD_OUT_SEED, build_data, mixed_batches, one_cycle, step
+from vision.training.locator_data import CENTRE_SIGMA, DataSpec, build_dataset
 
 STRIDE = 2  # output maps are at half the input resolution
 MULTIPLE = 16  # four stride-2 levels: input sides must divide by this
@@ -144,30 +145,14 @@ def train(
     net = LocatorNet().to(memory_format=torch.channels_last)
     per_epoch = sum(len(t) // batch for t, _ in split)
     steps = epochs * per_epoch
-    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=max(steps, 1), pct_start=0.15)
+    opt, sched = one_cycle(net, lr, max(steps, 1))
     t0 = time.perf_counter()
     val: dict = {}
     for epoch in range(epochs):
-        net.train()
         # one batch is one kind of picture (their sizes differ), 16 samples drawn at random;
         # the kinds interleave at random
-        jobs = []
-        for k, (train_idx, _) in enumerate(split):
-            order = rng.permutation(train_idx)
-            jobs += [(k, order[i * batch : (i + 1) * batch]) for i in range(len(train_idx) // batch)]
-        total = 0.0
-        for j in rng.permutation(len(jobs)):
-            kind, pick = jobs[j]
-            pictures, labels = sets[kind]
-            pick = np.sort(pick)
-            x, y = _to_tensors(*_augment(pictures[pick], labels[pick], rng))
-            loss = _loss(net(x), y)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += loss.item()
+        jobs = mixed_batches([train_idx for train_idx, _ in split], batch, rng)
+        total = train_epoch(net, sets, jobs, rng, opt, sched)
         val = {
             name: evaluate(net, *(a[split[k][1]] for a in sets[k]))
             for k, name in enumerate(("photo", "rectified"))
@@ -176,6 +161,26 @@ def train(
             + ", ".join(f"{k} loss {v['loss']:.4f} cells IoU {v['cells_iou']:.3f}" for k, v in val.items())
             + f" ({time.perf_counter() - t0:.0f} s)")  # fmt: skip
     return net, {"epochs": epochs, "steps": steps, "val": val, "train_s": round(time.perf_counter() - t0, 1)}
+
+
+def train_epoch(
+    net: LocatorNet,
+    sets: list[tuple[np.ndarray, np.ndarray]],
+    jobs: list[tuple[int, np.ndarray]],
+    rng: np.random.Generator,
+    opt: torch.optim.Optimizer,
+    sched: torch.optim.lr_scheduler.LRScheduler,
+) -> float:
+    """One epoch over ``jobs`` ((kind, indices) batches of ``sets[kind]``'s pictures and labels),
+    augmented; the sum of the batches' losses."""
+    net.train()
+    total = 0.0
+    for kind, pick in jobs:
+        pictures, labels = sets[kind]
+        pick = np.sort(pick)
+        x, y = _to_tensors(*_augment(pictures[pick], labels[pick], rng))
+        total += step(opt, sched, _loss(net(x), y))
+    return total
 
 
 @torch.no_grad()
@@ -195,12 +200,15 @@ def evaluate(net: LocatorNet, images: np.ndarray, labels: np.ndarray) -> dict:
 # ------------------------------------------------------------------------------------------ export
 
 
-def export_onnx(net: LocatorNet, out: Path, spec: DataSpec, info: dict) -> None:
+def save_onnx(net: nn.Module, out: Path, input_hw: tuple[int, int], meta: dict) -> None:
+    """A locator net (``LocatorNet`` or another of its inputs and outputs) to ONNX at ``out``: any
+    picture size, sigmoid maps, ``meta`` under the metadata key "scorecam"; ``input_hw``: the size
+    it is traced at."""
     import onnx
 
     net = net.to(memory_format=torch.contiguous_format).eval()
     out.parent.mkdir(parents=True, exist_ok=True)
-    dummy = torch.zeros(1, 3, spec.input_short, spec.input_long)
+    dummy = torch.zeros(1, 3, *input_hw)
     torch.onnx.export(
         Exported(net),
         (dummy,),
@@ -212,6 +220,50 @@ def export_onnx(net: LocatorNet, out: Path, spec: DataSpec, info: dict) -> None:
         dynamo=False,
     )
     model = onnx.load(str(out))
+    entry = model.metadata_props.add()
+    entry.key, entry.value = "scorecam", json.dumps(meta)
+    onnx.save(model, str(out))
+
+
+def locator_metadata(
+    task: str,
+    long_side: int,
+    channels: tuple[str, ...],
+    info: dict,
+    input_extra: dict | None = None,
+    maps_extra: dict | None = None,
+) -> dict:
+    """The "scorecam" metadata of a game's locator (``vision.locator_net`` reads it): the input a
+    picture is made into, the maps and where their pixels lie, ``info`` on its training; each
+    game's own entries go after the common ones of "input" and of the maps."""
+    return {
+        "format": 1,
+        "task": task,
+        "input": {
+            "name": "image",
+            "layout": "NCHW",
+            "channels": "BGR",
+            "long_side": long_side,
+            "multiple": MULTIPLE,
+            "mean": [MEAN] * 3,
+            "std": [STD] * 3,
+            "resize": "cv2.INTER_AREA from the photo; pad bottom/right to the multiple",
+            **(input_extra or {}),
+        },
+        "outputs": {
+            "maps": {
+                "channels": list(channels),
+                "activation": "sigmoid",
+                "stride": STRIDE,
+                "offset": (STRIDE - 1) / 2,
+                **(maps_extra or {}),
+            }
+        },
+        "training": info,
+    }
+
+
+def export_onnx(net: LocatorNet, out: Path, spec: DataSpec, info: dict) -> None:
     meta = {
         "format": 1,
         "task": "mondo-locator",
@@ -241,9 +293,7 @@ def export_onnx(net: LocatorNet, out: Path, spec: DataSpec, info: dict) -> None:
         "rectified": {"size": spec.rect_size, "margin": spec.rect_margin},
         "training": info,
     }
-    entry = model.metadata_props.add()
-    entry.key, entry.value = "scorecam", json.dumps(meta)
-    onnx.save(model, str(out))
+    save_onnx(net, out, (spec.input_short, spec.input_long), meta)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -270,10 +320,7 @@ def main(argv: list[str] | None = None) -> None:
     t0 = time.perf_counter()
     held_out = tuple(f for f in args.exclude_tables.split(",") if f)
     spec = DataSpec(seed=args.data_seed, n=args.n, exclude_tables=held_out)
-    print(f"data: {spec.n} photos, seed {spec.seed}, cache {spec.cache_path()}")
-    data = build_dataset(spec, jobs=args.jobs)
-    t_data = time.perf_counter() - t0
-    print(f"data ready in {t_data:.0f} s")
+    data, t_data = build_data(spec, build_dataset, jobs=args.jobs)
     if args.data_only:
         return
     net, info = train(data, args.epochs, args.batch, args.lr, args.seed)

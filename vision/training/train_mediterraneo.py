@@ -14,7 +14,6 @@ reads each lattice cell's content, octopus direction and frame. Training photos 
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from pathlib import Path
 
@@ -23,18 +22,11 @@ import torch
 
 from vision.mediterraneo.cells import HEADS
 from vision.training import train_locator as loc
-from vision.training.export_onnx import check_against_torch, export_onnx, scorecam_metadata
+from vision.training.common import build_data, export_crop_model, fit_crop_model, mixed_batches, one_cycle
+from vision.training.export_onnx import scorecam_metadata
 from vision.training.locator_data import CENTRE_SIGMA
 from vision.training.mediterraneo_data import DataSpec, build_dataset
-from vision.training.mondo_tiles_model import (
-    TileNet,
-    TrainConfig,
-    fit_temperatures,
-    head_accuracy,
-    parameter_count,
-    predict_logits,
-)
-from vision.training.mondo_tiles_model import train as train_cells
+from vision.training.mondo_tiles_model import TileNet, TrainConfig, parameter_count
 
 CELL_BLOCKS = ((16, 2), (32, 2), (32, 1), (64, 2), (64, 1))  # 40 px -> 5 x 5
 CELL_POOL = 5
@@ -60,30 +52,12 @@ def train_locator(
     batch, lr = 16, 4e-3
     net = loc.LocatorNet().to(memory_format=torch.channels_last)
     per_epoch = 2 * ((n - n_val) // batch)
-    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(
-        opt, max_lr=lr, total_steps=epochs * per_epoch, pct_start=0.15
-    )
+    opt, sched = one_cycle(net, lr, epochs * per_epoch)
     t0 = time.perf_counter()
     val: dict = {}
     for epoch in range(epochs):
-        net.train()
-        jobs = []
-        for k in range(2):
-            order = rng.permutation(np.arange(n_val, n))
-            jobs += [(k, order[i * batch : (i + 1) * batch]) for i in range((n - n_val) // batch)]
-        total = 0.0
-        for j in rng.permutation(len(jobs)):
-            kind, pick = jobs[j]
-            pictures, labels = sets[kind]
-            pick = np.sort(pick)
-            x, y = loc._to_tensors(*loc._augment(pictures[pick], labels[pick], rng))
-            loss = loc._loss(net(x), y)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += loss.item()
+        jobs = mixed_batches([np.arange(n_val, n)] * 2, batch, rng)  # whole photos and windows
+        total = loc.train_epoch(net, sets, jobs, rng, opt, sched)
         val = {
             name: loc.evaluate(net, sets[k][0][:n_val], sets[k][1][:n_val])
             for k, name in enumerate(("photo", "window"))
@@ -95,51 +69,16 @@ def train_locator(
 
 
 def export_locator(net: torch.nn.Module, out: Path, spec: DataSpec, info: dict) -> None:
-    import onnx
-
-    net = net.to(memory_format=torch.contiguous_format).eval()
-    out.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(
-        loc.Exported(net),
-        (torch.zeros(1, 3, spec.input_short, spec.input_long),),
-        str(out),
-        input_names=["image"],
-        output_names=["maps"],
-        dynamic_axes={"image": {0: "n", 2: "height", 3: "width"}, "maps": {0: "n", 2: "h2", 3: "w2"}},
-        opset_version=17,
-        dynamo=False,
+    meta = loc.locator_metadata(
+        "mediterraneo-locator",
+        spec.input_long,
+        LOCATOR_CHANNELS,
+        info,
+        # the second pass sees the sea's region scaled so a cell spans about this many px
+        input_extra={"cell_px": 24.0, "cell_px_trained": list(spec.window_cell_px)},
+        maps_extra={"centre_sigma": CENTRE_SIGMA},
     )
-    model = onnx.load(str(out))
-    meta = {
-        "format": 1,
-        "task": "mediterraneo-locator",
-        "input": {
-            "name": "image",
-            "layout": "NCHW",
-            "channels": "BGR",
-            "long_side": spec.input_long,
-            "multiple": loc.MULTIPLE,
-            "mean": [loc.MEAN] * 3,
-            "std": [loc.STD] * 3,
-            "resize": "cv2.INTER_AREA from the photo; pad bottom/right to the multiple",
-            # the second pass sees the sea's region scaled so a cell spans about this many px
-            "cell_px": 24.0,
-            "cell_px_trained": list(spec.window_cell_px),
-        },
-        "outputs": {
-            "maps": {
-                "channels": list(LOCATOR_CHANNELS),
-                "activation": "sigmoid",
-                "stride": loc.STRIDE,
-                "offset": (loc.STRIDE - 1) / 2,
-                "centre_sigma": CENTRE_SIGMA,
-            }
-        },
-        "training": info,
-    }
-    entry = model.metadata_props.add()
-    entry.key, entry.value = "scorecam", json.dumps(meta)
-    onnx.save(model, str(out))
+    loc.save_onnx(net, out, (spec.input_short, spec.input_long), meta)
 
 
 # ------------------------------------------------------------------------------------------ cells
@@ -166,10 +105,7 @@ def run_cells(
     model = TileNet(HEADS, CELL_BLOCKS, CELL_POOL)
     t0 = time.perf_counter()
     config = TrainConfig(epochs=epochs, batch=128, lr=3e-3, seed=seed, turns=False)  # crops come turned
-    train_cells(model, train_x, train_y, valid_x, valid_y, config, log)
-    logits = predict_logits(model, valid_x)
-    temps = fit_temperatures(logits, valid_y)
-    accuracy = head_accuracy(logits, valid_y, tuple(HEADS))
+    logits, temps, accuracy = fit_crop_model(model, train_x, train_y, valid_x, valid_y, config, HEADS, log)
     none = HEADS["content"].index("none")
     content = valid_y[:, 0]
     sea_cells = content != none
@@ -196,9 +132,7 @@ def run_cells(
     meta = scorecam_metadata("mediterraneo-cells", spec.crop_size, HEADS, training, metrics)
     meta["input"]["crop_margin"] = spec.crop_margin
     meta["input"]["cell_px"] = list(spec.crop_cell_px)
-    export_onnx(model, temps, spec.crop_size, meta, out)
-    gap = check_against_torch(model, temps, out, valid_x[:64].numpy())
-    log(f"wrote {out} ({out.stat().st_size / 1024:.0f} KiB), onnx vs torch {gap:.2e}; {json.dumps(metrics)}")
+    export_crop_model(model, temps, spec.crop_size, meta, out, valid_x, metrics, log)
     return metrics
 
 
@@ -218,10 +152,7 @@ def main(argv: list[str] | None = None) -> None:
     torch.set_num_threads(1)  # a shared machine: one core
     spec = DataSpec(n=args.n)
     t0 = time.perf_counter()
-    print(f"data: {spec.n} photos, seed {spec.seed}, cache {spec.cache_path()}")
-    data = build_dataset(spec)
-    t_data = time.perf_counter() - t0
-    print(f"data ready in {t_data:.0f} s")
+    data, t_data = build_data(spec, build_dataset)
     if args.data_only:
         return
     if args.only in (None, "cells"):

@@ -15,7 +15,6 @@ labels go into each file's "scorecam" metadata.
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from pathlib import Path
 
@@ -25,17 +24,10 @@ import torch.nn.functional as F
 
 from vision.snorkeling.heads import HEADS, LOCATOR_CHANNELS
 from vision.training import train_locator as loc
-from vision.training.export_onnx import check_against_torch, export_onnx, scorecam_metadata
-from vision.training.mondo_tiles_model import (
-    TileNet,
-    TrainConfig,
-    fit_temperatures,
-    head_accuracy,
-    parameter_count,
-    predict_logits,
-)
-from vision.training.mondo_tiles_model import train as train_cards
-from vision.training.snorkeling_data import ROOT, DataSpec, build_dataset
+from vision.training.common import ROOT, build_data, export_crop_model, fit_crop_model, one_cycle, step
+from vision.training.export_onnx import scorecam_metadata
+from vision.training.mondo_tiles_model import TileNet, TrainConfig, parameter_count
+from vision.training.snorkeling_data import DataSpec, build_dataset
 
 CARD_BLOCKS = ((16, 2), (32, 2), (32, 1), (64, 2), (64, 1), (96, 1))  # 96 px -> 12 x 12
 CARD_POOL = 3
@@ -93,10 +85,7 @@ def train_locator(
     batch, lr = 12, 4e-3
     net = loc.LocatorNet().to(memory_format=torch.channels_last)
     per_epoch = len(train_idx) // batch
-    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(
-        opt, max_lr=lr, total_steps=epochs * per_epoch, pct_start=0.15
-    )
+    opt, sched = one_cycle(net, lr, epochs * per_epoch)
     t0 = time.perf_counter()
     val: dict = {}
     for epoch in range(epochs):
@@ -106,12 +95,7 @@ def train_locator(
         for i in range(per_epoch):
             pick = np.sort(order[i * batch : (i + 1) * batch])
             x, y = loc._to_tensors(*loc._augment(*_windows(images[pick], maps[pick], rng), rng))
-            loss = _loss(net(x), y)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += loss.item()
+            total += step(opt, sched, _loss(net(x), y))
         val = evaluate_locator(net, images[val_idx], maps[val_idx])
         log(f"  locator epoch {epoch + 1}/{epochs}: train loss {total / per_epoch:.4f}, val {val}"
             f" ({time.perf_counter() - t0:.0f} s)")  # fmt: skip
@@ -119,47 +103,8 @@ def train_locator(
 
 
 def export_locator(net: torch.nn.Module, out: Path, spec: DataSpec, info: dict) -> None:
-    import onnx
-
-    net = net.to(memory_format=torch.contiguous_format).eval()
-    out.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(
-        loc.Exported(net),
-        (torch.zeros(1, 3, spec.input_short, spec.input_long),),
-        str(out),
-        input_names=["image"],
-        output_names=["maps"],
-        dynamic_axes={"image": {0: "n", 2: "height", 3: "width"}, "maps": {0: "n", 2: "h2", 3: "w2"}},
-        opset_version=17,
-        dynamo=False,
-    )
-    model = onnx.load(str(out))
-    meta = {
-        "format": 1,
-        "task": "snorkeling-locator",
-        "input": {
-            "name": "image",
-            "layout": "NCHW",
-            "channels": "BGR",
-            "long_side": spec.input_long,
-            "multiple": loc.MULTIPLE,
-            "mean": [loc.MEAN] * 3,
-            "std": [loc.STD] * 3,
-            "resize": "cv2.INTER_AREA from the photo; pad bottom/right to the multiple",
-        },
-        "outputs": {
-            "maps": {
-                "channels": list(LOCATOR_CHANNELS),
-                "activation": "sigmoid",
-                "stride": loc.STRIDE,
-                "offset": (loc.STRIDE - 1) / 2,
-            }
-        },
-        "training": info,
-    }
-    entry = model.metadata_props.add()
-    entry.key, entry.value = "scorecam", json.dumps(meta)
-    onnx.save(model, str(out))
+    meta = loc.locator_metadata("snorkeling-locator", spec.input_long, LOCATOR_CHANNELS, info)
+    loc.save_onnx(net, out, (spec.input_short, spec.input_long), meta)
 
 
 # ------------------------------------------------------------------------------------------ cards
@@ -177,10 +122,7 @@ def run_cards(
     model = TileNet(HEADS, CARD_BLOCKS, CARD_POOL)
     t0 = time.perf_counter()
     config = TrainConfig(epochs=epochs, batch=64, lr=3e-3, seed=seed, turns=False)  # crops come turned
-    train_cards(model, train_x, train_y, valid_x, valid_y, config, log)
-    logits = predict_logits(model, valid_x)
-    temps = fit_temperatures(logits, valid_y)
-    accuracy = head_accuracy(logits, valid_y, tuple(HEADS))
+    logits, temps, accuracy = fit_crop_model(model, train_x, train_y, valid_x, valid_y, config, HEADS, log)
     has_card = valid_y[:, 1] >= 0
     card_right = (logits[1].argmax(1) == valid_y[:, 1]) & (logits[2].argmax(1) == valid_y[:, 2])
     metrics = {
@@ -204,10 +146,8 @@ def run_cards(
     meta = scorecam_metadata("snorkeling-cards", spec.crop_size, HEADS, training, metrics)
     meta["input"]["crop_span"] = spec.crop_span
     meta["input"]["crop_k"] = list(spec.crop_k)
-    export_onnx(model, temps, spec.crop_size, meta, out)
+    export_crop_model(model, temps, spec.crop_size, meta, out, valid_x, metrics, log)
     _keep_weights(model, out)
-    gap = check_against_torch(model, temps, out, valid_x[:64].numpy())
-    log(f"wrote {out} ({out.stat().st_size / 1024:.0f} KiB), onnx vs torch {gap:.2e}; {json.dumps(metrics)}")
     return metrics
 
 
@@ -234,10 +174,7 @@ def main(argv: list[str] | None = None) -> None:
     torch.set_num_threads(1)  # a shared machine: one core
     spec = DataSpec(n=args.n)
     t0 = time.perf_counter()
-    print(f"data: {spec.n} photos, seed {spec.seed}, cache {spec.cache_path()}", flush=True)
-    data = build_dataset(spec)
-    t_data = time.perf_counter() - t0
-    print(f"data ready in {t_data:.0f} s", flush=True)
+    data, t_data = build_data(spec, build_dataset)
     if args.data_only:
         return
     if args.only in (None, "cards"):

@@ -1,0 +1,41 @@
+"""The locator nets of the photo readers at run time: one ONNX session with its metadata, and one
+pass of the net over a picture.
+
+A locator (Mediterráneo's sea, Snorkeling's mats and pile) is a fully convolutional net whose
+metadata says its input (name, multiple, mean, std) and its output maps (channels, stride); the
+games differ only in what they make of the maps.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.onnx_model import load_session, models_dir
+
+
+@dataclass(frozen=True, eq=False)
+class LocatorModel:
+    session: object
+    meta: dict
+
+
+def load_locator_model(path: str | None, model_name: str, task: str) -> LocatorModel:
+    """The locator at `path`, else the shipped `model_name`; its metadata must name `task`."""
+    session, meta = load_session(path or models_dir() / model_name, task=task)
+    return LocatorModel(session, meta)
+
+
+def run_locator(model: LocatorModel, picture: np.ndarray) -> np.ndarray:
+    """(channels, h, w) maps of a picture at input scale (padded to the net's multiple, cut back)."""
+    spec = model.meta["input"]
+    h, w = picture.shape[:2]
+    m = spec["multiple"]
+    if -h % m or -w % m:
+        picture = cv2.copyMakeBorder(picture, 0, -h % m, 0, -w % m, cv2.BORDER_REPLICATE)
+    x = (picture.astype(np.float32) - np.float32(spec["mean"])) / np.float32(spec["std"])
+    maps = model.session.run(None, {spec["name"]: x.transpose(2, 0, 1)[None]})[0][0]
+    stride = model.meta["outputs"]["maps"]["stride"]
+    return maps[:, : -(-h // stride), : -(-w // stride)]

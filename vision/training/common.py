@@ -1,0 +1,179 @@
+"""What the training scripts and their data sets share.
+
+Data: the held-out seeds, a data set's cache file (named by its spec), read back or written, and the
+samples of the photo readers' data sets (maps of the photo for the locator, crops for the crop model)
+gathered into arrays. Training: the data set built with its time, the optimiser and its one-cycle
+schedule, one optimisation step, batches of several kinds of picture, and a crop model trained,
+calibrated and exported.
+
+torch is imported where it is used: the data modules (imported by the default tests, which run
+without the `train` extra) share this module. The locator nets' own pieces (augmentation, loss, an
+epoch over mixed batches, ONNX export) are in ``train_locator``; the crop models' in
+``mondo_tiles_model`` and ``export_onnx``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+if TYPE_CHECKING:
+    import torch
+
+HELD_OUT_SEED = 9000  # evaluation seeds start here
+ROOT = Path(__file__).resolve().parents[2]
+
+
+# ------------------------------------------------------------------------------------------ data
+
+
+def cache_path(spec: Any, folder: str, prefix: str) -> Path:
+    """build/<folder>/<prefix>-<key>.npz, the key a hash of every field of the (dataclass) spec."""
+    key = hashlib.sha1(json.dumps(asdict(spec), sort_keys=True).encode()).hexdigest()[:12]
+    return ROOT / "build" / folder / f"{prefix}-{key}.npz"
+
+
+def read_cache(spec: Any) -> dict[str, np.ndarray] | None:
+    """The arrays cached for ``spec`` (None: not built yet); a held-out seed is refused."""
+    if spec.seed + 1 > HELD_OUT_SEED:
+        raise ValueError(f"training seeds must be below {HELD_OUT_SEED}")
+    path = spec.cache_path()
+    if path.exists():
+        with np.load(path) as z:
+            return {k: z[k] for k in z.files}
+    return None
+
+
+def write_cache(spec: Any, data: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    path = spec.cache_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez(path, **data)
+    return data
+
+
+def build_maps_and_crops(
+    spec: Any,
+    make_sample: Callable[[Any, int], tuple[tuple[np.ndarray, ...], np.ndarray, np.ndarray]],
+    names: Sequence[str],
+    log_every: int,
+    log: Callable[[str], None] | None = print,
+) -> dict[str, np.ndarray]:
+    """Every sample of ``spec`` (one process), cached on disk: ``make_sample(spec, i)`` gives photo
+    i's maps (stacked under ``names``), crops and labels; "photo" holds each crop's photo."""
+    import cv2
+
+    data = read_cache(spec)
+    if data is not None:
+        return data
+    cv2.setNumThreads(1)
+    maps: list[tuple[np.ndarray, ...]] = []
+    crops, labels, photo_of = [], [], []
+    t0 = time.perf_counter()
+    for i in range(spec.n):
+        m, c, lab = make_sample(spec, i)
+        maps.append(m)
+        crops.append(c)
+        labels.append(lab)
+        photo_of.append(np.full(len(c), i, np.int32))
+        if log and (i + 1) % log_every == 0:
+            log(f"  data {i + 1}/{spec.n} ({time.perf_counter() - t0:.0f} s)")
+    data = {name: np.stack([m[k] for m in maps]) for k, name in enumerate(names)}
+    data |= {
+        "crops": np.concatenate(crops),
+        "labels": np.concatenate(labels),
+        "photo": np.concatenate(photo_of),
+    }
+    return write_cache(spec, data)
+
+
+# ------------------------------------------------------------------------------------------ training
+
+
+def build_data(spec: Any, build: Callable[..., dict[str, np.ndarray]], **options: Any) -> tuple[dict, float]:
+    """``build(spec, **options)``, saying where its cache is and how long it took: (data, seconds)."""
+    t0 = time.perf_counter()
+    print(f"data: {spec.n} photos, seed {spec.seed}, cache {spec.cache_path()}", flush=True)
+    data = build(spec, **options)
+    seconds = time.perf_counter() - t0
+    print(f"data ready in {seconds:.0f} s", flush=True)
+    return data, seconds
+
+
+def one_cycle(
+    net: torch.nn.Module, lr: float, total_steps: int
+) -> tuple[torch.optim.Optimizer, torch.optim.lr_scheduler.LRScheduler]:
+    """AdamW (weight decay 1e-4) under a one-cycle schedule peaking at ``lr`` after 15% of the steps."""
+    import torch
+
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=total_steps, pct_start=0.15)
+    return opt, sched
+
+
+def step(
+    opt: torch.optim.Optimizer, sched: torch.optim.lr_scheduler.LRScheduler, loss: torch.Tensor
+) -> float:
+    """One optimisation step on ``loss``; its value."""
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    sched.step()
+    return loss.item()
+
+
+def mixed_batches(
+    train_indices: Sequence[np.ndarray], batch: int, rng: np.random.Generator
+) -> list[tuple[int, np.ndarray]]:
+    """(kind, indices) batches for one epoch: each kind of picture (kind k draws from
+    ``train_indices[k]``) cut into whole batches, as pictures of one kind share a size, and the
+    batches of all kinds in random order."""
+    jobs = []
+    for kind, indices in enumerate(train_indices):
+        order = rng.permutation(indices)
+        jobs += [(kind, order[i * batch : (i + 1) * batch]) for i in range(len(indices) // batch)]
+    return [jobs[j] for j in rng.permutation(len(jobs))]
+
+
+def fit_crop_model(
+    model: torch.nn.Module,
+    train_x: torch.Tensor,
+    train_y: torch.Tensor,
+    valid_x: torch.Tensor,
+    valid_y: torch.Tensor,
+    config: Any,
+    heads: Sequence[str],
+    log: Callable[[str], None] = print,
+) -> tuple[list[torch.Tensor], list[float], dict[str, float]]:
+    """Train a crop model (``mondo_tiles_model.TileNet``), then its validation logits, the
+    temperatures that calibrate each head, and each head's validation accuracy."""
+    from vision.training.mondo_tiles_model import fit_temperatures, head_accuracy, predict_logits, train
+
+    train(model, train_x, train_y, valid_x, valid_y, config, log)
+    logits = predict_logits(model, valid_x)
+    temps = fit_temperatures(logits, valid_y)
+    return logits, temps, head_accuracy(logits, valid_y, tuple(heads))
+
+
+def export_crop_model(
+    model: torch.nn.Module,
+    temps: list[float],
+    crop_size: int,
+    meta: dict,
+    out: Path,
+    valid_x: torch.Tensor,
+    metrics: dict,
+    log: Callable[[str], None] = print,
+) -> None:
+    """The crop model to ONNX at ``out``, checked against torch on validation crops."""
+    from vision.training.export_onnx import check_against_torch, export_onnx
+
+    export_onnx(model, temps, crop_size, meta, out)
+    gap = check_against_torch(model, temps, out, valid_x[:64].numpy())
+    log(f"wrote {out} ({out.stat().st_size / 1024:.0f} KiB), onnx vs torch {gap:.2e}; {json.dumps(metrics)}")
