@@ -841,7 +841,8 @@ def zoom_pass(
         lo, hi = cand.region[:2], cand.region[2:]
     else:
         cell = np.sqrt(abs(cv2.contourArea(cand.quad.astype(np.float32)))) / cand.found.extent[2]
-        lo, hi = cand.quad.min(0), cand.quad.max(0)
+        # the grid and the occupied cells it was fitted in (a grid fitted to part of them misses some)
+        lo, hi = np.minimum(cand.quad.min(0), cand.region[:2]), np.maximum(cand.quad.max(0), cand.region[2:])
     k = cell / cell_px  # image px per window px
     source, k_src = (image, 1.0) if finer is None or k >= 1 else finer(k)  # k_src: image px per source px
     # the window: the candidate plus ZOOM_MARGIN cells around it (a grid a row off, a missed row)
@@ -900,8 +901,10 @@ def merge_passes(passes: list[list[_Candidate]]) -> list[_Candidate]:
     false lattice on a pattern, a fragment, not a second island."""
     merged: list[_Candidate] = []
 
-    def key(c: _Candidate) -> tuple[bool, int, float]:
-        return not c.implausible(), int(c.found.used.sum()), -abs(float(np.log(c.cell_in / IDEAL_CELL)))
+    def key(c: _Candidate) -> tuple[bool, int, float, float]:
+        # then the pass that saw more of the island's occupied cells (another split it in two)
+        scale = -abs(float(np.log(c.cell_in / IDEAL_CELL)))
+        return not c.implausible(), int(c.found.used.sum()), round(c.region_area, -2), scale
 
     for candidates in passes:
         for c in candidates:
