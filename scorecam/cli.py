@@ -30,8 +30,9 @@ __all__ = ["main", "synth_options", "synth_world"]
 DESCRIPTION = """\
 Photograph the table, get the score.
 
-scorecam reads a photo of a finished Mondo island and scores it by the rulebook, with a picture
-that shows why. It also scores boards written as JSON, for every game it knows: Mondo islands,
+scorecam reads a photo of a finished Mondo island, a Mediterráneo sea (with the players'
+objectives) or a Snorkeling table and scores it by the rulebook, with a picture that shows why. It
+also scores boards written as JSON, for every game it knows: Mondo islands,
 turns and games; Mediterráneo seas, play sequences and matches; Snorkeling rounds, games and
 turns; Mediatore rounds, played rounds and ledgers. The board a photo was read as can be fixed by
 hand and scored again.

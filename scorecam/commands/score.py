@@ -15,7 +15,7 @@ from scorecam.errors import Exit, InputError
 
 @click.command(
     "score",
-    short_help="score photos of Mondo islands, or board files of any kind",
+    short_help="score photos (islands, seas, Snorkeling tables) or board files",
     epilog="An island scored alone counts as the only island of its turn: its volcano penalty is "
     "provisional (scorecam turn scores the islands of a turn together).",
 )

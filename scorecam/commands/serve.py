@@ -26,7 +26,7 @@ def default_db_path() -> Path:
     return base / "scorecam" / DB_NAME
 
 
-@click.command("serve", short_help="the web app for phones: read a photo, correct it, keep whole games")
+@click.command("serve", short_help="the web app for phones: read, correct, keep whole games")
 @click.option(
     "--host",
     default="127.0.0.1",

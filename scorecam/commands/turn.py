@@ -32,7 +32,7 @@ def first_player(first: str | None, names: list[str]) -> str | None:
     raise click.UsageError(f"--first {first!r} is not one of the players ({', '.join(names)}){hint}")
 
 
-@click.command("turn", short_help="score a turn: several players' islands, volcano majority, first-out bonus")
+@click.command("turn", short_help="score a Mondo turn: the islands together, volcanoes, first out")
 @click.argument("specs", nargs=-1, required=True, metavar="NAME=FILE...")
 @click.option("--first", "-f", metavar="NAME", help="the player who jumped out first (+4), named exactly")
 @json_switch("the report")
