@@ -163,32 +163,9 @@ def annotate_round(image: np.ndarray, image_scale: float, reading: Any, report: 
 
 def write_round_annotation(output: Path, photo_path: Path, reading: Any, report: dict[str, Any]) -> Path:
     """Draw the reading on the photo, decoded at a size a person looks at, and write it safely."""
-    import contextlib
-    import os
-
-    import cv2
-
-    from scorecam.commands.annotated import marked
-    from scorecam.commands.options import IMAGE_SUFFIXES
-    from scorecam.errors import Exit
+    from scorecam.commands.annotated import write_picture
     from vision.photo_io import read_photo
 
     view = read_photo(photo_path, min_long_side=1600)
     picture = annotate_round(view.image, view.scale, reading, report)
-    suffix = output.suffix.lower() if output.suffix.lower() in IMAGE_SUFFIXES else ".png"
-    try:
-        ok, encoded = cv2.imencode(".jpg" if suffix == ".jpeg" else suffix, picture)
-    except cv2.error:
-        ok = False
-    if not ok:
-        raise InputError(str(output), "cannot write an image there (use .png or .jpg)", Exit.USAGE)
-    partial = output.with_name(output.name + ".part")
-    try:
-        output.parent.mkdir(parents=True, exist_ok=True)
-        partial.write_bytes(marked(encoded.tobytes(), ".png" if suffix == ".png" else ".jpg"))
-        os.replace(partial, output)
-    except OSError as error:
-        with contextlib.suppress(OSError):
-            partial.unlink(missing_ok=True)
-        raise InputError(str(output), f"cannot write the picture there ({error.strerror or error})") from None
-    return output
+    return write_picture(picture, output)

@@ -115,10 +115,7 @@ def marked(encoded: bytes, suffix: str) -> bytes:
 
 def write_annotation(output: Path, photo_island, player: dict[str, Any]) -> Path:
     """Draw the reading on the photo, decoded at a size a person looks at, and write it."""
-    import cv2
-
     from scorecam.annotate import annotate_island
-    from scorecam.errors import Exit, InputError
     from vision.photo_io import read_photo
 
     reading = photo_island.reading
@@ -127,6 +124,16 @@ def write_annotation(output: Path, photo_island, player: dict[str, Any]) -> Path
     picture = annotate_island(
         view.image, photo_island.island, quads, player, reading.flags, checks=getattr(reading, "checks", None)
     )
+    return write_picture(picture, output)
+
+
+def write_picture(picture, output: Path) -> Path:
+    """Write a drawn picture (BGR) to `output`, marked as scorecam's, through a `.part` file: never a
+    half-written picture under the real name. InputError where it cannot be written."""
+    import cv2
+
+    from scorecam.errors import Exit, InputError
+
     suffix = output.suffix.lower() if output.suffix.lower() in IMAGE_SUFFIXES else ".png"
     try:
         ok, encoded = cv2.imencode(".jpg" if suffix == ".jpeg" else suffix, picture)

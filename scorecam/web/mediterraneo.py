@@ -173,7 +173,8 @@ def read_photo(path: Path) -> ReadSea:
 def read_board(data: Any) -> tuple[ReadSea, dict[str, Any]]:
     """A sea given as a board file: its cells (checked as the engine checks them), and what else it
     says (``objectives``, ``first``: defaults for the round). BoardFormatError on a bad board."""
-    from scoring.mediterraneo.sea import MAX_CELLS, check_header, check_keys
+    from scoring.json_objects import check_keys
+    from scoring.mediterraneo.sea import MAX_CELLS, check_header
 
     check_header(data, "sea")
     check_keys(data, "sea", ("format", "game", "cells"), ("objectives", "first", "hands", "next"))

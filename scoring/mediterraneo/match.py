@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scoring.errors import BoardFormatError, shown
-from scoring.mediterraneo.sea import FORMAT, GAME, check_header, check_keys, freeze_pairs
+from scoring.json_objects import check_keys
+from scoring.mediterraneo.sea import FORMAT, GAME, check_header, freeze_pairs
 
 OUTCOMES: tuple[str, ...] = ("won", "replay")
 ROUNDS_TO_WIN = 2

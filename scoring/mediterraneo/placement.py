@@ -13,6 +13,7 @@ from types import MappingProxyType
 from typing import Any
 
 from scoring.errors import BoardFormatError, shown
+from scoring.json_objects import check_keys
 from scoring.mediterraneo.sea import (
     FORMAT,
     FRAMES,
@@ -22,7 +23,6 @@ from scoring.mediterraneo.sea import (
     Objective,
     Sea,
     check_header,
-    check_keys,
     freeze_pairs,
     is_int,
     position,

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scoring.errors import BoardFormatError, shown
+from scoring.json_objects import check_keys
 from scoring.sides import SIDES
 
 GAME = "mediterraneo"
@@ -34,20 +35,6 @@ def is_int(value: object) -> bool:
 
 def position(x: int, y: int) -> str:
     return f"({x}, {y})"
-
-
-def check_keys(obj: object, where: str, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> None:
-    """Raise on a non-object, unknown keys (named) or missing keys (named): typos must not pass silently."""
-    if not isinstance(obj, Mapping):
-        raise BoardFormatError(f"{where} must be a JSON object, got {type(obj).__name__}")
-    unknown = [str(k) for k in obj if k not in required and k not in optional]
-    if unknown:
-        plural = "s" if len(unknown) > 1 else ""
-        raise BoardFormatError(f"{where}: unknown key{plural} {', '.join(map(shown, unknown))}")
-    missing = [k for k in required if k not in obj]
-    if missing:
-        plural = "s" if len(missing) > 1 else ""
-        raise BoardFormatError(f"{where}: missing key{plural} {', '.join(map(shown, missing))}")
 
 
 def check_header(data: object, what: str) -> None:
