@@ -7,7 +7,8 @@ import pytest
 
 from vision.mondo.grid_match import match_grid
 from vision.mondo.lattice import other_extents
-from vision.mondo.locate import CellsMap, locate_islands, sane_quad, tile_points
+from vision.mondo.locate import CellsMap, locate_islands, tile_points
+from vision.mondo.outline import sane_quad
 from vision.synth.catalog import load_catalog
 from vision.synth.clutter import note_image
 from vision.synth.mondo_art import render_mondo_face

@@ -7,7 +7,9 @@ import cv2
 import numpy as np
 
 from vision.geometry import grid_cell_quads
-from vision.mondo.locate import offset_cell_quads, quad_of, tile_offsets, upright
+from vision.mondo.cell_quads import offset_cell_quads, tile_offsets
+from vision.mondo.locate import quad_of
+from vision.mondo.outline import upright
 from vision.photo_io import decode_photo
 
 

@@ -220,3 +220,10 @@ def camera_plausible(g: np.ndarray, camera: np.ndarray | None) -> bool:
     m = np.linalg.solve(camera, np.linalg.inv(g))
     n1, n2 = np.linalg.norm(m[:, 0]), np.linalg.norm(m[:, 1])
     return abs(m[:, 0] @ m[:, 1]) / (n1 * n2) < MAX_SKEW and max(n1, n2) / min(n1, n2) < MAX_ASPECT
+
+
+def quad_corners(extent: tuple[int, int, int]) -> np.ndarray:
+    """The grid's outer corners in lattice coordinates (tile centres at integers), clockwise."""
+    i0, j0, g = extent
+    x0, y0 = i0 - 0.5, j0 - 0.5
+    return np.array([[x0, y0], [x0 + g, y0], [x0 + g, y0 + g], [x0, y0 + g]])

@@ -31,7 +31,9 @@ classical geometry, in two passes:
 Lattice guesses are also checked against that camera: a sheared labelling of few centres fits a
 homography as well as the true one, but no camera sees a square grid that way.
 
-The net's input size, normalization and output layout come from the model's ONNX metadata.
+The net's input size, normalization and output layout come from the model's ONNX metadata. The
+pieces live beside this module: `locator_maps` (the net and its maps), `outline` (a region's quad),
+`grid_fit` (the image -> lattice map and its camera prior), `cell_quads` (crops that follow tiles).
 """
 
 from __future__ import annotations
@@ -39,13 +41,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from functools import lru_cache
-from pathlib import Path
 
 import cv2
 import numpy as np
-import onnxruntime as ort
 
+from vision.mondo.cell_quads import offset_cell_quads, tile_offsets
+from vision.mondo.grid_fit import fit_on_camera, nominal_camera, refine_homography
 from vision.mondo.lattice import (
     GRIDS,
     _settle,
@@ -55,32 +56,32 @@ from vision.mondo.lattice import (
     grid_extent,
     lattice_guesses,
     other_extents,
-    to_lattice,
+    quad_corners,
 )
-from vision.onnx_model import load_session, models_dir
+from vision.mondo.locator_maps import (
+    CELLS_MIN,
+    CellsMap,
+    LocatorModel,
+    cached_photo_maps,
+    find_peaks,
+    load_locator,
+    map_to_image,
+    net_maps,
+    pass_sides,
+    photo_maps,
+)
+from vision.mondo.outline import clockwise, inside_any, outline_quad, sane_quad, upright
 
-MODEL_PATH = Path(__file__).resolve().parents[2] / "models" / "mondo-locator.onnx"
-
-PEAK_MIN = 0.15  # a tile-centre peak counts from this probability
-CELLS_MIN = 0.5  # occupied-cells threshold
 MIN_CENTRES = 3  # an island shows at least this many tile centres on one lattice
 REACH_TOL = 0.45  # ... while refitting once the lattice is known (extrapolation is worst at the rim)
 ADOPT_TOL = 0.2  # ... for a tile outside the island's region (loose tiles lie off the lattice)
-SIDE_WEIGHT = 0.9  # the outline along one cell's side weighs as much as this many tile centres
-LINE_BAND = 0.2  # outline points within this (cells) of an outer grid line are on it
 UPSAMPLE = 4  # the cells map is upsampled this much before tracing its outline
 MAX_SHIFT = 1.0  # cells: the refined outline may move this far from the first one, unless it holds more tiles
 AGAIN_SHIFT = 0.15  # cells: a refinement that moved a corner this far is refined once more
-FOCAL_RATIO = 25.5 / 43.27  # a phone's main camera: 23-28 mm equivalent over the 36x24 mm diagonal
-CAMERA_PRIOR = 10.0  # weight of "square grid, seen by that camera" against the data (cells)
-MAX_LINE_POINTS = 400  # outline points in the final fit, at most
 OCCUPIED_MIN = 0.5  # a tile centre counts where the cells map's mean over its cell's middle reaches this
-PUSH_MAX = 0.45  # cells: a tile centre this far from its cell's middle still belongs to the cell
-OFFSET_DEADBAND = 0.04  # cells: a crop follows its tile only beyond this (the centre's own error)
 SECOND_ISLAND = 6  # tile centres on a lattice that make a second island whatever the first has
 IDEAL_CELL = 30.0  # net input px per cell: where the net sees tiles best (passes are chosen by it)
 MIN_CELL_IN = 9.0  # net input px per cell: a lattice finer than this is no island (the net learnt 12-50)
-ZOOM_BELOW = 1e9  # net input px per cell: an island seen smaller is looked at again, zoomed in
 REGION_RATIO = 2.2  # a grid's area over its occupied cells' beyond which (either way) its lattice is wrong
 REGION_BEYOND = 1.3  # cells: a grid corner this far outside its occupied cells' box means the same
 ZOOM_CELLS = (IDEAL_CELL, 1.5 * IDEAL_CELL)  # px a cell spans in a zoomed look (the net knows 12-50)
@@ -108,112 +109,6 @@ class LocateResult:
     timing_ms: dict[str, float]
 
 
-@dataclass(frozen=True, eq=False)
-class LocatorModel:
-    session: ort.InferenceSession
-    meta: dict
-
-
-@lru_cache(maxsize=2)
-def load_locator(path: str | None = None) -> LocatorModel:
-    """The ONNX session (one thread: the reader runs one photo a core) and its "scorecam" metadata."""
-    session, meta = load_session(path or models_dir() / MODEL_PATH.name, task="mondo-locator")
-    return LocatorModel(session, meta)
-
-
-# ------------------------------------------------------------------------------------------ model
-
-Affine = tuple[float, float, float, float]  # map px -> picture px: x * ax + bx, y * ay + by
-
-
-def net_maps(model: LocatorModel, picture: np.ndarray) -> tuple[np.ndarray, np.ndarray, Affine]:
-    """Run the net on a picture already at input scale: (cells, centres) maps and map px -> picture px."""
-    spec = model.meta["input"]
-    h, w = picture.shape[:2]
-    m = spec["multiple"]
-    pad_y, pad_x = -h % m, -w % m
-    if pad_x or pad_y:
-        picture = cv2.copyMakeBorder(picture, 0, pad_y, 0, pad_x, cv2.BORDER_REPLICATE)
-    x = (picture.astype(np.float32) - np.float32(spec["mean"])) / np.float32(spec["std"])
-    maps = model.session.run(None, {spec["name"]: x.transpose(2, 0, 1)[None]})[0][0]
-    out = model.meta["outputs"]["maps"]
-    stride, offset = out["stride"], out["offset"]
-    hm, wm = -(-h // stride), -(-w // stride)  # the part that covers the picture, not the padding
-    names = out["channels"]
-    cells, centres = maps[names.index("cells"), :hm, :wm], maps[names.index("centres"), :hm, :wm]
-    return cells, centres, (float(stride), float(stride), float(offset), float(offset))
-
-
-def pass_sides(model: LocatorModel, image_shape: tuple[int, ...]) -> tuple[int, ...]:
-    """The long sides the whole photo is searched at (the model's metadata lists them; a finer pass
-    only where the photo has the pixels for it): a small island's tiles are lost at the first."""
-    spec = model.meta["input"]
-    sides = spec.get("long_sides", [spec["long_side"]])
-    top = max(image_shape[:2])
-    return tuple(int(s) for s in sides if s == sides[0] or s <= top)
-
-
-def photo_maps(
-    model: LocatorModel, image: np.ndarray, long_side: int | None = None
-) -> tuple[np.ndarray, np.ndarray, Affine]:
-    """The maps of the whole photo, scaled to `long_side` (default: the model's input size); map px ->
-    image px."""
-    h, w = image.shape[:2]
-    s = (long_side or model.meta["input"]["long_side"]) / max(h, w)
-    size = (max(1, round(w * s)), max(1, round(h * s)))
-    small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
-    cells, centres, (ax, ay, bx, by) = net_maps(model, small)
-    sx, sy = size[0] / w, size[1] / h
-    # input px -> image px: (p + 0.5) / s - 0.5 (cv2.resize keeps pixel centres)
-    return cells, centres, (ax / sx, ay / sy, (bx + 0.5) / sx - 0.5, (by + 0.5) / sy - 0.5)
-
-
-def map_to_image(pts: np.ndarray, affine: Affine) -> np.ndarray:
-    ax, ay, bx, by = affine
-    p = np.asarray(pts, np.float64).reshape(-1, 2)
-    return np.column_stack([p[:, 0] * ax + bx, p[:, 1] * ay + by])
-
-
-@dataclass(frozen=True, eq=False)
-class CellsMap:
-    """The occupied-cells map and its map px -> picture px affine."""
-
-    values: np.ndarray
-    affine: Affine
-
-    def occupancy(self, g: np.ndarray, lattice: np.ndarray) -> np.ndarray:
-        """Mean of the map over the middle (0.6 x 0.6 cell) of each lattice cell, `g` mapping picture
-        px -> lattice: about 1 under a tile, low on the table. A tile-like pattern on the table (a
-        stripe, a printed card) makes a peak the lattice may take in, but no occupied cell."""
-        if not len(lattice):
-            return np.zeros(0)
-        offs = np.stack(np.meshgrid(np.linspace(-0.3, 0.3, 5), np.linspace(-0.3, 0.3, 5)), -1).reshape(-1, 2)
-        pts = apply_h(np.linalg.inv(g), (np.asarray(lattice, float)[:, None, :] + offs).reshape(-1, 2))
-        ax, ay, bx, by = self.affine
-        mx = ((pts[:, 0] - bx) / ax).astype(np.float32).reshape(1, -1)
-        my = ((pts[:, 1] - by) / ay).astype(np.float32).reshape(1, -1)
-        vals = cv2.remap(self.values.astype(np.float32), mx, my, cv2.INTER_LINEAR, borderValue=0.0)
-        return vals.reshape(len(lattice), -1).mean(1)
-
-
-def find_peaks(heat: np.ndarray, threshold: float = PEAK_MIN) -> np.ndarray:
-    """Local maxima of `heat` above `threshold`: (N, 2) sub-pixel xy, map px."""
-    dilated = cv2.dilate(heat, np.ones((5, 5), np.uint8))
-    ys, xs = np.nonzero((heat >= dilated) & (heat > threshold))
-    h, w = heat.shape
-    inner = (xs > 0) & (xs < w - 1) & (ys > 0) & (ys < h - 1)
-    dx, dy = np.zeros(len(xs)), np.zeros(len(xs))
-    xi, yi = xs[inner], ys[inner]
-    c = heat[yi, xi].astype(np.float64)
-    # a parabola through the peak and its neighbours, per axis
-    left, right = heat[yi, xi - 1], heat[yi, xi + 1]
-    up, down = heat[yi - 1, xi], heat[yi + 1, xi]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        dx[inner] = np.clip(np.nan_to_num(0.5 * (left - right) / (left - 2 * c + right)), -0.5, 0.5)
-        dy[inner] = np.clip(np.nan_to_num(0.5 * (up - down) / (up - 2 * c + down)), -0.5, 0.5)
-    return np.column_stack([xs + dx, ys + dy])
-
-
 # ------------------------------------------------------------------------------------------ outline
 
 
@@ -234,73 +129,6 @@ def region_outline(cells: np.ndarray, labels: np.ndarray, label: int) -> np.ndar
         return np.zeros((0, 2))
     pts = max(contours, key=cv2.contourArea)[:, 0, :].astype(np.float64)
     return (pts + 0.5) / UPSAMPLE - 0.5 + [x0, y0]
-
-
-def _cross(a: tuple[float, float, float], b: tuple[float, float, float]) -> tuple[float, float, float]:
-    # plain floats: np.cross costs more than the whole arithmetic for 3-vectors
-    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
-
-
-def _line_through(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
-    return _cross((float(a[0]), float(a[1]), 1.0), (float(b[0]), float(b[1]), 1.0))
-
-
-def _meet(l1: tuple[float, float, float], l2: tuple[float, float, float]) -> np.ndarray | None:
-    x, y, w = _cross(l1, l2)
-    return None if abs(w) < 1e-12 else np.array([x / w, y / w])
-
-
-def hull_to_quad(hull: np.ndarray) -> np.ndarray | None:
-    """Cut a convex polygon down to 4 sides, each time dropping the side whose removal (extending its
-    two neighbours to meet) adds the least area: short cut corners and jagged bits go first."""
-    poly = [np.asarray(p, np.float64) for p in hull]
-    while len(poly) > 4:
-        n = len(poly)
-        best, best_cost, best_pt = -1, np.inf, None
-        for i in range(n):
-            a, b, c, d = poly[i - 1], poly[i], poly[(i + 1) % n], poly[(i + 2) % n]
-            p = _meet(_line_through(a, b), _line_through(c, d))
-            # the meeting point must lie beyond b (along a->b) and before c (along d->c): outside
-            if p is None or np.dot(p - b, b - a) < 0 or np.dot(p - c, c - d) < 0:
-                continue
-            cost = abs(float((b[0] - p[0]) * (c[1] - p[1]) - (c[0] - p[0]) * (b[1] - p[1]))) / 2
-            if cost < best_cost:
-                best, best_cost, best_pt = i, cost, p
-        if best < 0:
-            return None
-        poly[best] = best_pt
-        del poly[(best + 1) % n]
-    return np.array(poly) if len(poly) == 4 else None
-
-
-def outline_quad(outline: np.ndarray) -> np.ndarray | None:
-    """A first guess at the grid's outline: the region's convex hull cut down to 4 sides (right when
-    at most a corner cell is empty; the lattice fit checks it against the tile centres)."""
-    if len(outline) < 8:
-        return None
-    hull = cv2.convexHull(outline.astype(np.float32))
-    hull = cv2.approxPolyDP(hull, 0.01 * cv2.arcLength(hull, True), True)[:, 0, :].astype(np.float64)
-    return hull_to_quad(hull) if len(hull) >= 4 else None
-
-
-def clockwise(quad: np.ndarray) -> np.ndarray:
-    """The same quad, ordered clockwise on screen (y down)."""
-    q = np.asarray(quad, np.float64)
-    area = float(np.sum(q[:, 0] * np.roll(q[:, 1], -1) - np.roll(q[:, 0], -1) * q[:, 1]))
-    return q if area > 0 else q[::-1].copy()
-
-
-def upright(quad: np.ndarray) -> np.ndarray:
-    """Start the clockwise quad at the corner that is top-left after the smallest rotation: the
-    top and bottom sides then run closest to the image's x axis, left to right."""
-    best, best_cos = quad, -2.0
-    for k in range(4):
-        q = np.roll(quad, -k, 0)
-        d = (q[1] - q[0]) + (q[2] - q[3])
-        c = d[0] / (np.hypot(*d) + 1e-12)
-        if c > best_cos:
-            best, best_cos = q, c
-    return best
 
 
 def tile_points(
@@ -392,54 +220,6 @@ def adopt(
 
 
 # ------------------------------------------------------------------------------------------ refinement
-
-
-def boundary_lines(extent: tuple[int, int, int]) -> np.ndarray:
-    """The grid's 4 outer lines in lattice coordinates (tile centres at integers), a X + b Y + c = 0."""
-    i0, j0, g = extent
-    x0, x1, y0, y1 = i0 - 0.5, i0 - 0.5 + g, j0 - 0.5, j0 - 0.5 + g
-    return np.array([[1.0, 0.0, -x0], [1.0, 0.0, -x1], [0.0, 1.0, -y0], [0.0, 1.0, -y1]])
-
-
-def outline_on_lines(
-    g_h: np.ndarray, outline: np.ndarray, extent: tuple[int, int, int]
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The outline points near one of the grid's outer lines (within LINE_BAND cells, away from the
-    corners), which line, and their weights: SIDE_WEIGHT per cell of side they cover, however
-    densely traced. The notch of an empty cell lies a whole cell inside and is left out; a side
-    seen along one cell only weighs a third, so the tile centres hold its direction."""
-    lines = boundary_lines(extent)
-    u = apply_h(g_h, outline)
-    dist = np.abs(u @ lines[:, :2].T + lines[:, 2])  # (N, 4): the lines have unit normals
-    near = dist.argmin(1)
-    along = np.where(near < 2, u[:, 1] - extent[1], u[:, 0] - extent[0]) + 0.5
-    keep = (dist.min(1) < LINE_BAND) & (along > 0.1) & (along < extent[2] - 0.1)
-    near, cell = near[keep], np.floor(along[keep]).astype(int)
-    weights = np.zeros(len(near))
-    for side in range(4):
-        on = near == side
-        if on.any():
-            weights[on] = SIDE_WEIGHT * len(np.unique(cell[on])) / on.sum()
-    return outline[keep], near, weights
-
-
-def refine_homography(
-    g_h: np.ndarray,
-    centres: np.ndarray,
-    lattice: np.ndarray,
-    outline: np.ndarray,
-    extent: tuple[int, int, int],
-) -> np.ndarray:
-    """One least-squares map from the tile centres at their lattice points and the outline points
-    along the grid's outer lines (weighed by `outline_on_lines`). Twice: the points on the lines are chosen with the better map."""
-    lines = boundary_lines(extent)
-    for _ in range(2):
-        pts, which, lw = outline_on_lines(g_h, outline, extent)
-        g_new = to_lattice(centres, lattice, np.ones(len(centres)), lines[which], pts, lw)
-        if g_new is None:
-            break
-        g_h = g_new
-    return g_h
 
 
 @dataclass(frozen=True, eq=False)
@@ -563,73 +343,6 @@ def refine_rectified(
     return g_h / np.linalg.norm(g_h), apply_h(back, peaks[ok])
 
 
-def nominal_camera(shape: tuple[int, ...]) -> np.ndarray:
-    """Intrinsics of a phone's main camera for a photo of this shape: principal point in the middle,
-    focal length FOCAL_RATIO of the diagonal."""
-    h, w = shape[:2]
-    f = FOCAL_RATIO * float(np.hypot(w, h))
-    return np.array([[f, 0.0, (w - 1) / 2], [0.0, f, (h - 1) / 2], [0.0, 0.0, 1.0]])
-
-
-def fit_on_camera(
-    g_h: np.ndarray,
-    centres: np.ndarray,
-    lattice: np.ndarray,
-    outline: np.ndarray,
-    extent: tuple[int, int, int],
-    shape: tuple[int, ...],
-    iterations: int = 6,
-) -> np.ndarray | None:
-    """The joint fit again, now knowing that the grid is *square on a table seen by a camera*: in
-    the camera's normalized coordinates the lattice -> image map's first two columns are the table's
-    axes, orthogonal and of equal length. A general homography has two more degrees of freedom, which
-    only the data pin down; where a corner cell is empty, hand-placed tiles' jitter then tilts the
-    grid. Soft constraints (the focal length is only nominal) with a few Levenberg-Marquardt steps."""
-    k = nominal_camera(shape)
-    k_inv = np.linalg.inv(k)
-    pts, which, lw = outline_on_lines(g_h, outline, extent)
-    lines = boundary_lines(extent)[which]
-    if len(pts) > MAX_LINE_POINTS:  # every few points carry the same information: thin them
-        step = int(np.ceil(len(pts) / MAX_LINE_POINTS))
-        pts, lines, lw = pts[::step], lines[::step], lw[::step] * step
-    xc, xl = apply_h(k_inv, centres), apply_h(k_inv, pts)
-    sw = np.sqrt(lw)
-    hn = k_inv @ np.linalg.inv(g_h)  # lattice -> normalized camera coordinates
-    if abs(hn[2, 2]) < 1e-12:
-        return None
-    p = (hn / hn[2, 2]).ravel()[:8]
-
-    def residuals(p: np.ndarray) -> np.ndarray:
-        h = np.append(p, 1.0).reshape(3, 3)
-        g = np.linalg.inv(h)
-        rc = (apply_h(g, xc) - lattice).ravel()
-        u = apply_h(g, xl)
-        rl = sw * (np.sum(u * lines[:, :2], 1) + lines[:, 2])
-        m1, m2 = h[:, 0], h[:, 1]
-        n1, n2 = np.linalg.norm(m1), np.linalg.norm(m2)
-        prior = CAMERA_PRIOR * np.array([m1 @ m2 / (n1 * n2), (n1 - n2) / (n1 + n2)])
-        return np.concatenate([rc, rl, prior])
-
-    r = residuals(p)
-    damping = 1e-3
-    for _ in range(iterations):
-        jac = np.empty((len(r), 8))
-        for i in range(8):
-            dp = np.zeros(8)
-            dp[i] = 1e-6 * max(1.0, abs(p[i]))
-            jac[:, i] = (residuals(p + dp) - r) / dp[i]
-        a = jac.T @ jac
-        step = np.linalg.solve(a + damping * np.diag(np.diag(a) + 1e-12), -jac.T @ r)
-        r_new = residuals(p + step)
-        if r_new @ r_new < r @ r:
-            p, r, damping = p + step, r_new, damping * 0.3
-        else:
-            damping *= 10
-    h = np.append(p, 1.0).reshape(3, 3)
-    g = np.linalg.inv(k @ h)
-    return g / np.linalg.norm(g)
-
-
 def lattice_in_picture(
     peaks: np.ndarray,
     outline: np.ndarray,
@@ -669,12 +382,6 @@ def _moved(g_h: np.ndarray, found: _Found) -> float:
     return float(np.abs(apply_h(g_h, apply_h(np.linalg.inv(found.g_h), corners)) - corners).max())
 
 
-def quad_corners(extent: tuple[int, int, int]) -> np.ndarray:
-    i0, j0, g = extent
-    x0, y0 = i0 - 0.5, j0 - 0.5
-    return np.array([[x0, y0], [x0 + g, y0], [x0 + g, y0 + g], [x0, y0 + g]])
-
-
 def quad_of(g_h: np.ndarray, extent: tuple[int, int, int]) -> np.ndarray:
     """The grid's outer corners in image px, clockwise on screen."""
     return clockwise(apply_h(np.linalg.inv(g_h), quad_corners(extent)))
@@ -711,25 +418,6 @@ def group_regions(
     return groups
 
 
-def sane_quad(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
-    """Whether a grid outline can be a photographed island: finite, convex, not folded, and within a
-    photo's size of the photo (a homography fitted to few points can throw a corner to infinity)."""
-    if not np.all(np.isfinite(quad)):
-        return False
-    h, w = shape[:2]
-    if np.any(quad < [-w, -h]) or np.any(quad > [2 * w, 2 * h]):
-        return False
-    return (
-        bool(cv2.isContourConvex(quad.astype(np.float32)))
-        and abs(cv2.contourArea(quad.astype(np.float32))) > 1
-    )
-
-
-def inside_any(point: np.ndarray, quads: list[np.ndarray]) -> bool:
-    p = (float(point[0]), float(point[1]))
-    return any(cv2.pointPolygonTest(q.astype(np.float32), p, False) >= 0 for q in quads)
-
-
 @dataclass(frozen=True, eq=False)
 class _Candidate:
     found: _Found
@@ -749,28 +437,6 @@ class _Candidate:
         cell = np.sqrt(area) / self.found.extent[2]
         beyond = np.maximum(self.region[:2] - self.quad, self.quad - self.region[2:]).max() / max(cell, 1e-6)
         return not (1 / REGION_RATIO <= ratio <= REGION_RATIO) or beyond > REGION_BEYOND
-
-
-_MAPS_CACHE: dict[tuple, tuple[np.ndarray, np.ndarray, Affine]] = {}
-
-
-def cached_photo_maps(
-    model: LocatorModel, image: np.ndarray, long_side: int
-) -> tuple[np.ndarray, np.ndarray, Affine]:
-    """`photo_maps`, kept for the last photos: the reader locates a doubtful island again with the
-    other grid size, on the same maps (the key samples the pixels, not only the buffer's address)."""
-    key = (
-        id(model),
-        image.__array_interface__["data"][0],
-        image.shape,
-        long_side,
-        image[::97, ::89].tobytes(),
-    )
-    if key not in _MAPS_CACHE:
-        if len(_MAPS_CACHE) >= 6:
-            _MAPS_CACHE.clear()
-        _MAPS_CACHE[key] = photo_maps(model, image, long_side)
-    return _MAPS_CACHE[key]
 
 
 def first_pass(
@@ -952,19 +618,18 @@ def locate_islands(
         candidates = merge_passes([first_pass(model, image, finest, grid)])
     whole = [c for c in candidates if not c.cut]
     candidates = whole or candidates
-    for n, cand in enumerate(candidates):
-        if cand.cell_in < ZOOM_BELOW or cand.implausible():
-            looks = [zoom_pass(model, image, cand, grid, finer, cell_px) for cell_px in ZOOM_CELLS]
-            zoomed = max(
-                (z for z in looks if z is not None),
-                key=lambda z: (not z.implausible(), int(z.found.used.sum())),
-                default=None,
-            )
-            if zoomed is not None and (
-                zoomed.found.used.sum() >= cand.found.used.sum()
-                or (cand.implausible() and not zoomed.implausible())
-            ):
-                candidates[n] = zoomed
+    for n, cand in enumerate(candidates):  # every island looked at again, zoomed
+        looks = [zoom_pass(model, image, cand, grid, finer, cell_px) for cell_px in ZOOM_CELLS]
+        zoomed = max(
+            (z for z in looks if z is not None),
+            key=lambda z: (not z.implausible(), int(z.found.used.sum())),
+            default=None,
+        )
+        if zoomed is not None and (
+            zoomed.found.used.sum() >= cand.found.used.sum()
+            or (cand.implausible() and not zoomed.implausible())
+        ):
+            candidates[n] = zoomed
     t2 = time.perf_counter()
     out = []
     rect_cell = model.meta.get("rectified", {"size": 256, "margin": 0.35})
@@ -1001,61 +666,6 @@ def locate_islands(
     t3 = time.perf_counter()
     timing = {"find": 1000 * (t2 - t0), "refine": 1000 * (t3 - t2), "total": 1000 * (t3 - t0)}
     return LocateResult(tuple(out), timing)
-
-
-def tile_offsets(g_h: np.ndarray, centres: np.ndarray, extent: tuple[int, int, int]) -> np.ndarray:
-    """(grid*grid, 2) lattice units, reading order: how far the tile seen on each cell lies from the
-    cell's middle (0 where no tile centre was seen). Tiles are laid by hand: one pushed a third of a
-    cell out of line would stick out of a crop cut from the lattice."""
-    i0, j0, g = extent
-    out = np.zeros((g * g, 2))
-    if not len(centres):
-        return out
-    u = apply_h(g_h, np.asarray(centres, np.float64))
-    best = np.full(g * g, np.inf)
-    for p in u:
-        i, j = np.round(p).astype(int)
-        d = p - (i, j)
-        k = (j - j0) * g + (i - i0)
-        if not (i0 <= i < i0 + g and j0 <= j < j0 + g) or np.hypot(*d) > PUSH_MAX:
-            continue
-        if np.hypot(*d) < best[k]:
-            best[k], out[k] = np.hypot(*d), d
-    # a centre's own error is a few hundredths of a cell: follow only what is more than that
-    size = np.hypot(out[:, 0], out[:, 1])
-    keep = np.clip(size - OFFSET_DEADBAND, 0, None) / np.maximum(size, 1e-9)
-    return out * keep[:, None]
-
-
-def offset_cell_quads(
-    g_h: np.ndarray, extent: tuple[int, int, int], offsets: np.ndarray, quad: np.ndarray
-) -> np.ndarray:
-    """The cell quads of the grid, each moved by its tile's offset (lattice units), in the reading
-    order of `quad` (the upright outline: its top-left corner is cell (0, 0))."""
-    i0, j0, g = extent
-    to_img = np.linalg.inv(g_h)
-    corners = quad_corners(extent)
-    # which lattice corner the upright outline starts at, and which way it runs
-    img_corners = apply_h(to_img, corners)
-    start = int(np.argmin(np.hypot(*(img_corners - quad[0]).T)))
-    step = (
-        1
-        if np.hypot(*(img_corners[(start + 1) % 4] - quad[1]))
-        < np.hypot(*(img_corners[(start - 1) % 4] - quad[1]))
-        else -1
-    )
-    a, b, d = corners[start], corners[(start + step) % 4], corners[(start - step) % 4]
-    across, down = (b - a) / g, (d - a) / g  # lattice steps along a row and down a column of the reading
-    quads = []
-    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float64)
-    for row in range(g):
-        for col in range(g):
-            pts = a + np.outer(unit[:, 0] + col, across) + np.outer(unit[:, 1] + row, down)
-            centre = a + (col + 0.5) * across + (row + 0.5) * down
-            i, j = np.round(centre).astype(int)
-            pts = pts + offsets[(j - j0) * g + (i - i0)]
-            quads.append(apply_h(to_img, pts))
-    return np.array(quads, np.float32)
 
 
 def _scaling(r: float) -> np.ndarray:

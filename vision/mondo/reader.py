@@ -22,7 +22,8 @@ from vision.geometry import crop_quads, grid_cell_quads
 from vision.mondo.checks import Check
 from vision.mondo.decode import CandidateTable, CellReading, candidate_table, decode_island
 from vision.mondo.heads import turn_crops, turned_head
-from vision.mondo.locate import FoundIsland, inside_any, locate_islands
+from vision.mondo.locate import FoundIsland, locate_islands
+from vision.mondo.outline import inside_any
 from vision.onnx_model import OnnxModel, load_model, models_dir
 from vision.photo_io import Photo
 
