@@ -18,7 +18,8 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from scorecam import __version__
-from scorecam.web.service import Scorekeeper, WebError, score_board
+from scorecam.web.errors import WebError
+from scorecam.web.service import Scorekeeper, score_board
 from scorecam.web.store import Store
 from scorecam.web.uploads import MAX_PHOTO_BYTES, BodyLimit
 
