@@ -8,7 +8,7 @@ import pytest
 from scoring.mediatore import card, thirds_of
 from vision.synth.mediatore_art import CORNER_MM, render_card
 from vision.synth.mediatore_scene import CORNERS, LAYOUTS, SHOWN, mediatore_scene, random_pile
-from vision.synth.photo import PhotoStyle
+from vision.synth.photo_style import PhotoStyle
 
 CORNER_PX = (26, 54)  # a corner box compared at 2 px/mm
 

@@ -15,7 +15,7 @@ import numpy as np
 from vision.geometry import quad_span
 
 if TYPE_CHECKING:
-    from vision.synth.photo import PhotoStyle
+    from vision.synth.photo_style import PhotoStyle
 
 _FULL_FRAME_DIAGONAL_MM = 43.267  # 36 x 24 mm: what "equivalent focal length" refers to
 MIN_DISTANCE_MM = 100.0  # a phone's main camera does not focus closer

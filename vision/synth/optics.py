@@ -16,7 +16,7 @@ import numpy as np
 
 if TYPE_CHECKING:
     from vision.synth.camera import Camera
-    from vision.synth.photo import PhotoStyle
+    from vision.synth.photo_style import PhotoStyle
 
 REFERENCE_LONG_SIDE = 4000  # px sizes in a style are for a photo of this long side (12 MP)
 SHIFT = 4  # sub-pixel bits for cv2 drawing
