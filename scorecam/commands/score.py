@@ -71,9 +71,7 @@ def score(
     from scorecam.photos import is_photo
 
     files, names = split_names(players, files)  # `--players 1=Anna 2=Ben`: 2=Ben arrives as a FILE
-    sea = _sea_options(objectives, first, files)  # `--objectives circle=a/b square=c/d`: the same
-    taken = sea.pop("files")  # once: popped inside the filter, the second file found it gone
-    files = tuple(f for f in files if f not in taken)
+    files, sea = _sea_options(objectives, first, files)  # `--objectives circle=a/b square=c/d`: the same
     running = RunningGame(totals, files) if totals is not None else None
     photos = [path for path in files if is_photo(path)]
     pictures = score_targets(annotate, files, photos)  # refused here, before any work
@@ -172,9 +170,11 @@ def _score_one(
     return report
 
 
-def _sea_options(objectives: tuple[str, ...], first: str | None, files: tuple[Path, ...]) -> dict:
-    """--objectives and --first as read_sea's arguments; "files" lists the FILE arguments that are the
-    second objective of `--objectives circle=a/b square=c/d` (click hands it over as a FILE)."""
+def _sea_options(
+    objectives: tuple[str, ...], first: str | None, files: tuple[Path, ...]
+) -> tuple[tuple[Path, ...], dict]:
+    """The FILE arguments that are files, and --objectives and --first as read_sea's arguments: the
+    second objective of `--objectives circle=a/b square=c/d` arrives as a FILE (click takes one value)."""
     from scorecam.sea_photos import OBJECTIVE, parse_objectives
 
     given = [f for f in files if objectives and OBJECTIVE.match(str(f).lower()) and not f.exists()]
@@ -184,7 +184,7 @@ def _sea_options(objectives: tuple[str, ...], first: str | None, files: tuple[Pa
         raise click.BadParameter(str(error), param_hint="'--objectives'") from None
     if first is not None and parsed and first not in parsed:
         raise click.BadParameter(f"{first} has no objective", param_hint="'--first'")
-    return {"objectives": parsed or None, "first": first, "files": given}
+    return tuple(f for f in files if f not in given), {"objectives": parsed or None, "first": first}
 
 
 def _one_mondo_island(report: dict) -> bool:
