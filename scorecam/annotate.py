@@ -25,6 +25,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from scoring.mondo import Island, analyse_island
 from scoring.sides import SIDES
+from vision.geometry import median
 
 FONT_PATH = Path(__file__).with_name("fonts") / "DejaVuSans.ttf"
 
@@ -88,7 +89,7 @@ class CellMap:
         return int(round(p[0])), int(round(p[1]))
 
     def size(self) -> float:
-        return float(np.median([np.linalg.norm(q[1] - q[0]) for q in self.quads]))
+        return float(median([np.linalg.norm(q[1] - q[0]) for q in self.quads]))
 
 
 @dataclass(frozen=True)

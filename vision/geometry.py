@@ -14,6 +14,18 @@ import numpy as np
 CROP_MARGIN = 0.12
 
 
+def median(values: np.ndarray | list, axis: int = 0) -> np.ndarray:
+    """`np.median` along `axis`, the same numbers, without it: numpy's median imports numpy.ma
+    (some 15 ms), which a photo scored from the command line pays on every run."""
+    values = np.asarray(values)
+    ordered = np.sort(values if values.dtype.kind == "f" else values.astype(np.float64), axis=axis)
+    n = ordered.shape[axis]
+    if n == 0:
+        raise ValueError("the median of nothing")
+    upper = np.take(ordered, n // 2, axis=axis)
+    return upper if n % 2 else (np.take(ordered, n // 2 - 1, axis=axis) + upper) / 2
+
+
 def unit_square(margin: float = 0.0) -> np.ndarray:
     lo, hi = -margin, 1.0 + margin
     return np.array([[lo, lo], [hi, lo], [hi, hi], [lo, hi]], np.float32)

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.geometry import median
+
 TOLERANCE = 0.3  # cells: a point farther than this from its node is not on the lattice
 SEEDS = 6  # points nearest the middle tried as seeds
 
@@ -115,7 +117,7 @@ def fit_lattice(
         return None
     guesses = [start] if start is not None else []
     if start is None:
-        middle = np.median(pts, 0)
+        middle = median(pts, 0)
         for seed in np.argsort(np.hypot(*(pts - middle).T))[:SEEDS]:
             guesses += _bases(pts, int(seed))
     best, best_key = None, None

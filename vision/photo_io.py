@@ -26,7 +26,6 @@ from typing import Any
 
 import cv2
 import numpy as np
-from PIL import Image
 
 from vision.errors import PhotoError
 
@@ -50,9 +49,6 @@ MEASUREMENT_MODES = {"F": "floating-point", "I": "32-bit integer"}
 SAMPLE_FORMATS = {2: "signed integer", 3: "floating-point"}
 MESSAGE_CHARS = 120  # a library's message quoted in a reason
 
-# Pillow only reads headers here; the size check is MAX_PIXELS below, so its own bomb guard
-# (which would misname a huge photo "not an image") is switched off.
-Image.MAX_IMAGE_PIXELS = None
 REDUCED = {
     1: cv2.IMREAD_COLOR,
     2: cv2.IMREAD_REDUCED_COLOR_2,
@@ -197,6 +193,45 @@ def _is_heif(data: bytes) -> bool:
 _heif_registered = False
 
 
+def _pillow() -> Any:
+    """Pillow's Image module, imported when first needed: a JPEG's header is read without it (see
+    `_jpeg_size`), and the import costs a photo scored from the command line some 20 ms. Pillow only
+    reads headers and HEIC here; the size check is MAX_PIXELS, so its own bomb guard (which would
+    misname a huge photo "not an image") is switched off."""
+    from PIL import Image
+
+    Image.MAX_IMAGE_PIXELS = None
+    return Image
+
+
+# JPEG start-of-frame markers (they carry the size); C4, C8 and CC are other segments
+_SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
+
+
+def _jpeg_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) from a JPEG's start-of-frame segment, walking the segments from the start;
+    None where the walk does not reach a well-formed one (then Pillow reads the header and names
+    what is wrong)."""
+    at = 2
+    while at + 4 <= len(data) and data[at] == 0xFF:
+        marker = data[at + 1]
+        if marker == 0xFF:  # fill byte
+            at += 1
+            continue
+        (length,) = struct.unpack(">H", data[at + 2 : at + 4])
+        if length < 2:
+            return None
+        if marker in _SOF:
+            if length < 8 or at + 9 > len(data):
+                return None
+            height, width = struct.unpack(">HH", data[at + 5 : at + 9])
+            return (width, height) if width and height else None
+        if marker == 0xDA or 0xD0 <= marker <= 0xD9:  # scan data before any frame: not a JPEG we know
+            return None
+        at += 2 + length
+    return None
+
+
 def _register_heif() -> None:
     """pillow-heif's opener, registered the first time a HEIC file is met (it costs start-up time)."""
     global _heif_registered
@@ -251,8 +286,13 @@ def photo_header(data: bytes) -> tuple[str, tuple[int, int]]:
     """(format, (width, height)) from the file header, without decoding the pixels."""
     if not data:
         raise PhotoError("empty file")
+    if data.startswith(b"\xff\xd8\xff"):
+        size = _jpeg_size(data)
+        if size is not None:
+            return "JPEG", size
     if _is_heif(data):
         _register_heif()
+    Image = _pillow()
     with _library_messages() as messages:
         try:
             with Image.open(io.BytesIO(data)) as header:
@@ -282,7 +322,7 @@ def _looks_truncated(data: bytes, fmt: str) -> bool:
 
 def _decode_heif(data: bytes) -> tuple[np.ndarray | None, list[str]]:
     def decode() -> np.ndarray:
-        with Image.open(io.BytesIO(data)) as image:
+        with _pillow().open(io.BytesIO(data)) as image:
             return np.ascontiguousarray(np.asarray(image.convert("RGB"))[:, :, ::-1])
 
     with _library_messages() as messages:

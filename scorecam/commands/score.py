@@ -175,6 +175,8 @@ def _sea_options(
 ) -> tuple[tuple[Path, ...], dict]:
     """The FILE arguments that are files, and --objectives and --first as read_sea's arguments: the
     second objective of `--objectives circle=a/b square=c/d` arrives as a FILE (click takes one value)."""
+    if not objectives and first is None:
+        return files, {"objectives": None, "first": None}  # not a sea: spare a photo the sea imports
     from scorecam.sea_photos import OBJECTIVE, parse_objectives
 
     given = [f for f in files if objectives and OBJECTIVE.match(str(f).lower()) and not f.exists()]

@@ -9,6 +9,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.geometry import median
+
 GRIDS = (3, 4)
 LATTICE_TOL = 0.3  # a centre farther than this (cells) from its lattice point is not on it
 MAX_SKEW = 0.25  # cos of the angle between the grid's axes on the table, at most (true grids: < 0.05)
@@ -66,6 +68,20 @@ def to_lattice(
     return None if np.linalg.cond(g) > 1e10 else g
 
 
+Fits = dict[tuple[bytes, bytes], "np.ndarray | None"]
+
+
+def _fit_points(pts: np.ndarray, lattice: np.ndarray, fits: Fits | None) -> np.ndarray | None:
+    """`to_lattice` from point pairs alone, remembered in `fits` (where given): the guesses of one
+    lattice search mostly settle onto the same centres at the same points, and refit them."""
+    if fits is None:
+        return to_lattice(pts, lattice, np.ones(len(pts)))
+    key = (pts.tobytes(), lattice.tobytes())
+    if key not in fits:
+        fits[key] = to_lattice(pts, lattice, np.ones(len(pts)))
+    return fits[key]
+
+
 def _affine_to_lattice(pts: np.ndarray, lattice: np.ndarray) -> np.ndarray:
     """Least-squares affine map picture -> lattice, as a 3x3 matrix."""
     a, *_ = np.linalg.lstsq(np.column_stack([pts, np.ones(len(pts))]), lattice, rcond=None)
@@ -89,7 +105,7 @@ def _basis_hypotheses(pts: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.
     """(origin, a, b) affine lattice guesses: at the centres nearest the middle, the shortest step to
     a neighbour and the shortest step not parallel to it; reduced, so that a diagonal never wins;
     with half the long step as well where it is much longer."""
-    mid = np.median(pts, 0)
+    mid = median(pts, 0)
     out = []
     for i in np.argsort(np.hypot(*(pts - mid).T))[:3]:
         d = pts - pts[i]
@@ -118,7 +134,7 @@ def _basis_hypotheses(pts: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.
     return out
 
 
-def _grow(g: np.ndarray, pts: np.ndarray) -> np.ndarray:
+def _grow(g: np.ndarray, pts: np.ndarray, fits: Fits | None = None) -> np.ndarray:
     """Refine a local affine lattice guess (origin at lattice 0): centres near the origin first, where
     the affine guess holds, then all of them under a homography, which perspective needs."""
     for radius in (1.6, 2.6, np.inf, np.inf):
@@ -128,7 +144,7 @@ def _grow(g: np.ndarray, pts: np.ndarray) -> np.ndarray:
             break
         lattice = idx[ok].astype(float)
         g_new = (
-            to_lattice(pts[ok], lattice, np.ones(int(ok.sum())))
+            _fit_points(pts[ok], lattice, fits)
             if ok.sum() >= 6 and np.isinf(radius)
             else _affine_to_lattice(pts[ok], lattice)
         )
@@ -138,21 +154,31 @@ def _grow(g: np.ndarray, pts: np.ndarray) -> np.ndarray:
     return g
 
 
-def _settle(g: np.ndarray, pts: np.ndarray, tol: float = LATTICE_TOL) -> np.ndarray:
+def _settle(
+    g: np.ndarray, pts: np.ndarray, tol: float = LATTICE_TOL, fits: Fits | None = None
+) -> np.ndarray:
     """Refine a global lattice guess by refitting to the centres it explains."""
+    before = None
     for _ in range(3):
         idx, ok, _ = assign(g, pts, tol)
         if ok.sum() < 4:
             break
-        g_new = to_lattice(pts[ok], idx[ok].astype(float), np.ones(int(ok.sum())))
+        now = (ok.tobytes(), idx[ok].tobytes())
+        if now == before:
+            break  # the same centres on the same points: the refit would give the same map again
+        g_new = _fit_points(pts[ok], idx[ok].astype(float), fits)
         if g_new is None:
             break
-        g = g_new
+        g, before = g_new, now
     return g
 
 
 def lattice_guesses(
-    pts: np.ndarray, quad0: np.ndarray | None, grid: int | None, blocks: bool = False
+    pts: np.ndarray,
+    quad0: np.ndarray | None,
+    grid: int | None,
+    blocks: bool = False,
+    fits: Fits | None = None,
 ) -> list[np.ndarray]:
     """Candidate picture -> lattice maps: the outline quad read as a 3x3 or 4x4 grid (right unless
     empty cells cut more than a corner), and local bases at the tile centres (which need no outline).
@@ -166,7 +192,7 @@ def lattice_guesses(
         for cols, rows in [s for s in sizes if s not in squares] if blocks else squares:
             block = np.array([[0, 0], [cols, 0], [cols, rows], [0, rows]], np.float32) - 0.5
             h = cv2.getPerspectiveTransform(quad0.astype(np.float32), block).astype(np.float64)
-            out.append(_settle(h, pts))
+            out.append(_settle(h, pts, fits=fits))
     if blocks:
         return out
     for origin, a, b in _basis_hypotheses(pts):
@@ -176,7 +202,7 @@ def lattice_guesses(
         g = np.eye(3)
         g[:2, :2] = np.linalg.inv(m)
         g[:2, 2] = -g[:2, :2] @ origin
-        out.append(_grow(g, pts))
+        out.append(_grow(g, pts, fits))
     return out
 
 

@@ -18,7 +18,7 @@ from scoring.mondo import Island, score_turn, single_island_turn
 from scoring.mondo.score import analyse_island
 from vision.catalogs import load_catalog
 from vision.errors import PhotoError
-from vision.geometry import crop_quads, grid_cell_quads
+from vision.geometry import crop_quads, grid_cell_quads, median
 from vision.mondo.checks import Check
 from vision.mondo.decode import CandidateTable, CellReading, candidate_table, decode_island
 from vision.mondo.heads import turn_crops, turned_head
@@ -114,7 +114,7 @@ def crop_source(
     """The picture to cut crops of `size` px from, and the cell quads in its px: the photo itself
     at the resolution the crops need where `finer` can give it, so a small island is read from the
     photo's own pixels, not from an enlarged reduced view."""
-    side = float(np.median(np.hypot(*(cell_quads[:, 1] - cell_quads[:, 0]).T)))
+    side = float(median(np.hypot(*(cell_quads[:, 1] - cell_quads[:, 0]).T)))
     need = size / (1 + 2 * margin)  # px a cell spans in its crop
     if finer is None or side >= FINER_BELOW * need:
         return image, cell_quads

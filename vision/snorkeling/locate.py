@@ -16,6 +16,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from vision.geometry import median
 from vision.locator_net import LocatorModel, load_locator_model, run_locator
 from vision.photo_io import Photo
 from vision.snorkeling.crops import Spot, spot_of
@@ -99,7 +100,7 @@ def locate_table(photo: Photo, model: LocatorModel | None = None) -> Found:
     found = _search(model, photo.image, long_side)
     view_long = max(photo.image.shape[:2])
     if found.mats:
-        mat_input = float(np.median([m.spot.long for m in found.mats])) * long_side / view_long
+        mat_input = float(median([m.spot.long for m in found.mats])) * long_side / view_long
         small = mat_input < SMALL_MAT
     else:
         small = True

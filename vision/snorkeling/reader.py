@@ -21,6 +21,7 @@ import numpy as np
 
 from scoring.snorkeling import COLORS, LANTERNFISH_CARD, VALUES, Card, Diver, RoundBoard
 from vision.errors import PhotoError
+from vision.geometry import median
 from vision.onnx_model import OnnxModel, load_model, models_dir
 from vision.photo_io import Photo, decode_photo, read_photo
 from vision.snorkeling.crops import CARD_PER_MAT, Spot, crop_square
@@ -131,7 +132,7 @@ def read_round(
     if not found.mats:
         raise PhotoError(NO_TABLE, kind="no_board")
     model = cards or load_card_model()
-    mat_long = float(np.median([m.spot.long for m in found.mats]))
+    mat_long = float(median([m.spot.long for m in found.mats]))
     # every region is read at the mats' common size: the mats map also lights up the central pile
     # (cards like those on a mat), which the card model then reads as "not a mat", as it learnt
     spots = [Spot(m.spot.x, m.spot.y, mat_long, m.spot.angle) for m in found.mats]
