@@ -154,9 +154,7 @@ def _grow(g: np.ndarray, pts: np.ndarray, fits: Fits | None = None) -> np.ndarra
     return g
 
 
-def _settle(
-    g: np.ndarray, pts: np.ndarray, tol: float = LATTICE_TOL, fits: Fits | None = None
-) -> np.ndarray:
+def _settle(g: np.ndarray, pts: np.ndarray, tol: float = LATTICE_TOL, fits: Fits | None = None) -> np.ndarray:
     """Refine a global lattice guess by refitting to the centres it explains."""
     before = None
     for _ in range(3):
