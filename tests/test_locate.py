@@ -185,3 +185,20 @@ def test_a_grid_outline_thrown_off_by_its_fit_is_not_an_island():
     assert not sane_quad(square[[0, 2, 1, 3]], shape)  # folded (a bow tie)
     assert not sane_quad(np.array([[400.0, 300], [500, 300], [500, 300], [400, 300]]), shape)  # flat
     assert not sane_quad(np.where(square == 500, np.nan, square), shape)
+
+
+def test_fullest_window_is_the_first_window_holding_most_points():
+    from vision.mondo.locate import _fullest_window
+
+    rng = np.random.default_rng(3)
+    for _ in range(300):
+        size = int(rng.choice([3, 4]))
+        points = rng.integers(-5, 9, size=(int(rng.integers(2, 20)), 2))
+        lo, hi = points.min(0), points.max(0)
+        starts = [
+            (x, y)
+            for x in range(lo[0], max(lo[0], hi[0] - size + 1) + 1)
+            for y in range(lo[1], max(lo[1], hi[1] - size + 1) + 1)
+        ]
+        held = [int(np.all((points >= s) & (points < np.add(s, size)), axis=1).sum()) for s in starts]
+        assert _fullest_window(points, size) == starts[int(np.argmax(held))]

@@ -89,6 +89,7 @@ def candidate_table(catalog: dict, head_classes: Mapping[str, Sequence[str]]) ->
     model = {head: tuple(labels) for head, labels in head_classes.items()}
     _check_reading_heads(model)
     tiles: list[Tile] = []
+    labelled: list[dict[str, str]] = []
     owner: list[int] = []
     ids: list[str] = []
     for component in catalog["components"]:
@@ -96,10 +97,10 @@ def candidate_table(catalog: dict, head_classes: Mapping[str, Sequence[str]]) ->
         if turns:
             owner += [len(ids)] * len(turns)
             ids.append(str(component["id"]))
-            tiles += turns
+            tiles += [tile for tile, _ in turns]
+            labelled += [labels for _, labels in turns]
     if not tiles:
         raise ValueError("the catalog has no component faces")
-    labelled = [tile_labels(tile) for tile in tiles]
     heads = tuple(head for head in model if head != PRESENT and head in labelled[0])
     classes = {head: _class_indices(head, model[head], labelled, tiles) for head in heads}
     owner_array = np.asarray(owner, dtype=np.intp)
@@ -126,8 +127,9 @@ def _check_reading_heads(model: Mapping[str, tuple[str, ...]]) -> None:
             raise ValueError(f"the model lacks the head 'edge_{side}'")
 
 
-def _distinct_turns(component: dict, catalog: dict) -> list[Tile]:
-    """The component's faces in each turn, a turn dropped when it labels like an earlier turn of the face."""
+def _distinct_turns(component: dict, catalog: dict) -> list[tuple[Tile, dict[str, str]]]:
+    """The component's faces in each turn with their labels, a turn dropped when it labels like an
+    earlier turn of the face."""
     tiles = []
     for face in FACES:
         if face not in component.get("faces", {}):
@@ -135,10 +137,11 @@ def _distinct_turns(component: dict, catalog: dict) -> list[Tile]:
         seen: set[tuple[tuple[str, str], ...]] = set()
         for rotation in ROTATIONS:
             tile = tile_of(PlacedTile(str(component["id"]), face, rotation, 0, 0), catalog)
-            key = tuple(sorted(tile_labels(tile).items()))
+            labels = tile_labels(tile)
+            key = tuple(sorted(labels.items()))
             if key not in seen:
                 seen.add(key)
-                tiles.append(tile)
+                tiles.append((tile, labels))
     return tiles
 
 

@@ -81,6 +81,7 @@ AGAIN_SHIFT = 0.15  # cells: a refinement that moved a corner this far is refine
 OCCUPIED_MIN = 0.5  # a tile centre counts where the cells map's mean over its cell's middle reaches this
 SECOND_ISLAND = 6  # tile centres on a lattice that make a second island whatever the first has
 IDEAL_CELL = 30.0  # net input px per cell: where the net sees tiles best (passes are chosen by it)
+WELL_SEEN_CELL = 20.0  # net input px per cell: an island seen whole this large needs no finer whole-photo pass
 MIN_CELL_IN = 9.0  # net input px per cell: a lattice finer than this is no island (the net learnt 12-50)
 REGION_RATIO = 2.2  # a grid's area over its occupied cells' beyond which (either way) its lattice is wrong
 REGION_BEYOND = 1.3  # cells: a grid corner this far outside its occupied cells' box means the same
@@ -148,15 +149,26 @@ def tile_points(
         seen.add(key)
     size = grid or max(GRIDS)
     if ok.any() and (idx[ok].max(0) - idx[ok].min(0) + 1).max() > size:
-        lo, hi = idx[ok].min(0), idx[ok].max(0)
-        best, best_in = 0, ok
-        for x0 in range(int(lo[0]), int(max(lo[0], hi[0] - size + 1)) + 1):
-            for y0 in range(int(lo[1]), int(max(lo[1], hi[1] - size + 1)) + 1):
-                inside = ok & np.all((idx >= [x0, y0]) & (idx < [x0 + size, y0 + size]), axis=1)
-                if inside.sum() > best:
-                    best, best_in = int(inside.sum()), inside
-        ok = best_in
+        x0, y0 = _fullest_window(idx[ok], size)
+        ok &= np.all((idx >= [x0, y0]) & (idx < [x0 + size, y0 + size]), axis=1)
     return idx, ok, r
+
+
+def _fullest_window(points: np.ndarray, size: int) -> tuple[int, int]:
+    """The first column and row of the `size` x `size` window of lattice points that holds most of
+    `points` (integer lattice coordinates), the first such in column-then-row order: each window's
+    count read off a summed-area table of the points, not counted window by window."""
+    lo, hi = points.min(0), points.max(0)
+    counts = np.zeros((int(hi[0] - lo[0]) + 1 + size, int(hi[1] - lo[1]) + 1 + size), np.int64)
+    np.add.at(counts, (points[:, 0] - lo[0], points[:, 1] - lo[1]), 1)
+    table = np.zeros((counts.shape[0] + 1, counts.shape[1] + 1), np.int64)
+    table[1:, 1:] = counts.cumsum(0).cumsum(1)
+    nx = max(1, int(hi[0] - lo[0]) - size + 2)  # window starts lo .. max(lo, hi - size + 1)
+    ny = max(1, int(hi[1] - lo[1]) - size + 2)
+    held = table[size : size + nx, size : size + ny] - table[:nx, size : size + ny]
+    held = held - table[size : size + nx, :ny] + table[:nx, :ny]
+    i, j = np.unravel_index(int(np.argmax(held)), held.shape)
+    return int(lo[0]) + int(i), int(lo[1]) + int(j)
 
 
 def fit_lattice(
@@ -433,6 +445,17 @@ class _Candidate:
     region: np.ndarray  # the bounding box of its occupied cells, image px: x0, y0, x1, y1
     region_area: float  # their area, image px^2
 
+    def well_seen(self) -> bool:
+        """Whether this pass saw the island whole and at a scale where the net knows tiles well: a
+        finer pass would see its cells larger than the net learnt, and find nothing more."""
+        g = self.found.extent[2]
+        return (
+            not self.cut
+            and self.cell_in >= WELL_SEEN_CELL
+            and int(self.found.used.sum()) >= g * g - 1
+            and not self.implausible()
+        )
+
     def implausible(self) -> bool:
         """Whether the lattice is far from the occupied cells it was fitted in: a grid with many
         times their area (or a small part of them), or with a corner well beyond them, came from a
@@ -616,7 +639,12 @@ def locate_islands(
     t0 = time.perf_counter()
     model = model or load_locator()
     sides = pass_sides(model, image.shape)
-    candidates = merge_passes([first_pass(model, image, side, grid) for side in sides])
+    passes = [first_pass(model, image, sides[0], grid)]
+    if not any(c.well_seen() for c in passes[0]):
+        # the finer passes are for islands the first sees small; one it saw whole is looked at
+        # zoomed below anyway
+        passes += [first_pass(model, image, side, grid) for side in sides[1:]]
+    candidates = merge_passes(passes)
     if not candidates and len(sides) > 1 and max(image.shape[:2]) > sides[-1]:
         # nothing at the usual scales: a very small island may still show at a finer one
         finest = min(max(image.shape[:2]), int(sides[-1] * 1.5))
