@@ -104,7 +104,9 @@ class CellsMap:
         ax, ay, bx, by = self.affine
         mx = ((pts[:, 0] - bx) / ax).astype(np.float32).reshape(1, -1)
         my = ((pts[:, 1] - by) / ay).astype(np.float32).reshape(1, -1)
-        vals = cv2.remap(self.values.astype(np.float32, copy=False), mx, my, cv2.INTER_LINEAR, borderValue=0.0)
+        vals = cv2.remap(
+            self.values.astype(np.float32, copy=False), mx, my, cv2.INTER_LINEAR, borderValue=0.0
+        )
         return vals.reshape(len(lattice), -1).mean(1)
 
 
