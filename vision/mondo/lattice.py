@@ -20,8 +20,17 @@ MAX_ASPECT = 1.3  # ratio of the lengths of the grid's axes on the table, at mos
 # ------------------------------------------------------------------------------------------ homographies
 
 
+def homogeneous(pts: np.ndarray) -> np.ndarray:
+    """(N, 2) points as (N, 3) float64 rows (x, y, 1): what np.column_stack with ones gives, without
+    its checks (the lattice search makes thousands of these a photo)."""
+    out = np.empty((len(pts), 3))
+    out[:, :2] = pts
+    out[:, 2] = 1.0
+    return out
+
+
 def apply_h(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    p = np.column_stack([pts, np.ones(len(pts))]) @ h.T
+    p = homogeneous(pts) @ h.T
     return p[:, :2] / p[:, 2:3]
 
 
@@ -46,13 +55,13 @@ def to_lattice(
     residual is a distance in lattice units (cells) times the point's projective depth."""
     ti = _normalizer(pts if line_pts is None else np.vstack([pts, line_pts]))
     tl = _normalizer(lattice)
-    x = np.column_stack([pts, np.ones(len(pts))]) @ ti.T
-    u = np.column_stack([lattice, np.ones(len(lattice))]) @ tl.T
+    x = homogeneous(pts) @ ti.T
+    u = homogeneous(lattice) @ tl.T
     z = np.zeros_like(x)
     w = np.sqrt(weights)[:, None]
     rows = [w * np.hstack([x, z, -u[:, :1] * x]), w * np.hstack([z, x, -u[:, 1:2] * x])]
     if lines is not None and len(lines):
-        xl = np.column_stack([line_pts, np.ones(len(line_pts))]) @ ti.T
+        xl = homogeneous(line_pts) @ ti.T
         ln = lines @ np.linalg.inv(tl)  # lines transform with the inverse of the point map
         wl = np.sqrt(line_weights)[:, None]
         rows.append(wl * np.hstack([ln[:, :1] * xl, ln[:, 1:2] * xl, ln[:, 2:3] * xl]))
