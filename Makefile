@@ -62,6 +62,10 @@ demo: $(STAMP)
 	rm -f out/snorkeling-game.json
 	$(BIN)/scorecam score samples/snorkeling/snorkeling-s9900-00000.jpg --players 3=Anna 5=Ben \
 		--totals out/snorkeling-game.json --annotate out/annotated/snorkeling-s9900-00000.png
+	@# a Mediterráneo sea, scored by the objectives its truth file names: each octopus's arrow on the picture
+	$(BIN)/scorecam score samples/mediterraneo/mediterraneo-s9900-00001.jpg \
+		--objectives circle=crab/jellyfish square=ray/fish --first circle \
+		--annotate out/annotated/mediterraneo-s9900-00001.png
 	@# boards written by hand, every game: Mondo, Mediterráneo, Snorkeling rounds, Mediatore rounds and ledger
 	$(BIN)/scorecam score samples/boards/*.json
 	@# the same boards as a club's batch: one CSV, and a table per game with columns of its own

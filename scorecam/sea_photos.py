@@ -46,9 +46,14 @@ def parse_objectives(values: Iterable[str]) -> dict[str, Objective]:
 
 
 def score_sea_photo_file(
-    path: Path, objectives: dict[str, Objective] | None, first: str | None
+    path: Path,
+    objectives: dict[str, Objective] | None,
+    first: str | None,
+    picture: Path | None = None,
+    how_to_give: str = f"pass {OBJECTIVES_HELP}",
 ) -> dict[str, Any]:
-    """The report of one sea photo; an InputError when there is no sea, or no objectives to score by."""
+    """The report of one sea photo; an InputError when there is no sea, or no objectives to score by
+    (``how_to_give`` says how to give them). ``picture``: where to draw the annotated picture."""
     from scorecam.photos import EXIT_FOR
     from scoring.mediterraneo import Sea, score_sea, sea_report_to_json, sea_to_json, species_counts
     from vision.errors import PhotoError
@@ -74,7 +79,7 @@ def score_sea_photo_file(
         raise InputError(
             str(path),
             f"a sea of {len(reading.cells)} visible cells ({seen}), but no objectives to score it by "
-            f"(the objective cards are not read from photos yet): pass {OBJECTIVES_HELP}",
+            f"(the objective cards are not read from photos yet): {how_to_give}",
             Exit.USAGE,
         )
     t = time.perf_counter()
@@ -83,7 +88,7 @@ def score_sea_photo_file(
     timing = {"decode": round(decode_ms, 1), **{k: round(v, 1) for k, v in reading.timing_ms.items()}}
     timing["score"] = round(score_ms, 1)
     timing["total"] = round(sum(timing.values()), 1)
-    return report | {
+    report |= {
         "source": printable_path(path),
         "board": sea_to_json(sea),
         "flags": list(reading.flags),
@@ -91,3 +96,8 @@ def score_sea_photo_file(
         "status": reading.status,
         "timing_ms": timing,
     }
+    if picture is not None:
+        from scorecam.sea_picture import write_sea_annotation
+
+        report["annotated"] = str(write_sea_annotation(picture, path, photo.scale, reading, report))
+    return report

@@ -18,8 +18,10 @@ Strings that are not valid UTF-8 (file names, board names) are written escaped (
 The CSV's columns are Mondo's; a Snorkeling or Mediatore player's row there fills ``player`` and
 ``total`` (the round's total, the payment, the ledger's balance). Each of those games also gets a table
 of its own beside the CSV, one row per player (``RESULTS-snorkeling.csv``: mat, top card, points,
-verdict; ``RESULTS-mediatore.csv``: bid, side, count in thirds, payment), written only when the batch
-scored a file of that game (see ``scorecam.batch.games``).
+verdict; ``RESULTS-mediatore.csv``: bid, side, count in thirds, payment; ``RESULTS-mediterraneo.csv``:
+each sea's objectives, points, round verdict and octopuses), written only when the batch scored a file
+of that game (see ``scorecam.batch.games``). A Mediterráneo sea photo is scored by the objectives.txt
+in its folder, else by the run's ``--objectives`` (``scorecam.batch.seas``); without any, it fails.
 
 Jobs run on every core (``jobs``), each worker process loading the models once, or on Ray; the
 files come out the same, in the same order, however the work was spread. Each job's rows and line

@@ -1,8 +1,10 @@
 """The games whose reports do not fit the Mondo columns: each player's total for the batch's CSV,
 and a table of the game's own columns, one row per player, written beside it.
 
-The main CSV keeps its columns (Mondo's): a Snorkeling or Mediatore player's row there fills
-``player`` and ``total`` only. ``RESULTS-snorkeling.csv`` and ``RESULTS-mediatore.csv`` hold the rest.
+The main CSV keeps its columns (Mondo's): a Snorkeling, Mediatore or Mediterráneo player's row there
+fills ``player`` and ``total`` only. ``RESULTS-snorkeling.csv``, ``RESULTS-mediatore.csv`` and
+``RESULTS-mediterraneo.csv`` (each sea, from a photo or a board file: objective, points, round
+verdict, octopuses) hold the rest.
 Every row here is made from a job's JSON line alone, so these tables can always be made again from
 the JSON lines (as a resumed run does) and never disagree with them.
 """
@@ -24,6 +26,11 @@ FIELDS: dict[str, list[str]] = {
     # each balance after its rounds; a bidding alone: one row with the bid it comes to
     "mediatore": [*COMMON, "bid", "bidder", "dealer", "side", "role", "side_cards", "side_exact",
                   "side_points", "capot", "payment", "rounds", "flags"],
+    # a sea (a photo or a board): the player's objective and points, the round's verdict, what each
+    # octopus became, and where a photo's objectives came from
+    "mediterraneo": [*COMMON, "leader", "chose_first", "plus", "minus", "points_plus", "points_minus",
+                     "objectives_legal", "round_over", "round_outcome", "species", "octopuses",
+                     "objectives_from", "flags"],
 }  # fmt: skip
 GAMES = tuple(FIELDS)
 
@@ -48,13 +55,51 @@ def table_rows(line: dict[str, Any]) -> tuple[str, list[dict[str, Any]]] | None:
     report = line.get("report")
     if not isinstance(report, dict) or report.get("game") not in FIELDS:
         return None
+    if report["game"] == "mediterraneo" and not _is_sea(report):
+        return None  # a sequence of plays or a match: the main CSV's row is all there is
     base = {
         "source": line["source"],
         "status": report.get("status", "scored"),
         "flags": flags_cell(report.get("flags", [])),
     }
-    rows = _snorkeling(report) if report["game"] == "snorkeling" else _mediatore(report)
-    return report["game"], [base | row for row in rows]
+    make = {"snorkeling": _snorkeling, "mediatore": _mediatore, "mediterraneo": _sea}[report["game"]]
+    return report["game"], [base | row for row in make(report)]
+
+
+def _is_sea(report: dict[str, Any]) -> bool:
+    return isinstance(report.get("species"), dict) and isinstance(report.get("players"), list)
+
+
+def _sea(report: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    board = report["board"] if isinstance(report.get("board"), dict) else {}
+    leader = report.get("leader")
+    won = report.get("round_outcome") == "won"
+    species = "; ".join(f"{s} {n}" for s, n in report["species"].items())
+    octopuses = "; ".join(
+        f"({o.get('x')}, {o.get('y')}) {o.get('becomes') or 'nothing'}"
+        for o in report.get("octopuses", ())
+        if isinstance(o, dict)
+    )
+    for p in _players(report):
+        points = p["points"] if isinstance(p.get("points"), dict) else {}
+        yield {
+            "kind": "sea",
+            "player": p["name"],
+            "total": p.get("total"),
+            "winner": won and p["name"] == leader,
+            "leader": leader,
+            "chose_first": p["name"] == board["first"] if "first" in board else "",
+            "plus": p.get("plus"),
+            "minus": p.get("minus"),
+            "points_plus": points.get("plus"),
+            "points_minus": points.get("minus"),
+            "objectives_legal": report.get("objectives_legal"),
+            "round_over": report.get("round_over"),
+            "round_outcome": report.get("round_outcome"),
+            "species": species,
+            "octopuses": octopuses,
+            "objectives_from": report.get("objectives_from", ""),
+        }
 
 
 def _players(report: dict[str, Any]) -> list[dict[str, Any]]:

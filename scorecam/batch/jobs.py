@@ -1,5 +1,7 @@
 """Finding the work in a folder: lone files, turns (a sub-folder of several photos), and links that
-lead nowhere (recorded, never skipped)."""
+lead nowhere (recorded, never skipped). A photo job carries the objectives a Mediterráneo sea in it
+is scored by: its folder's objectives.txt, else the run's (``scorecam.batch.seas``); a folder with
+an objectives.txt holds seas, so its photos are never a Mondo turn."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from scorecam.batch.seas import SeaObjectives, objectives_in
 from scorecam.photos import BOARD_SUFFIXES, PHOTO_SUFFIXES
 
 WANTED = PHOTO_SUFFIXES | BOARD_SUFFIXES
@@ -20,6 +23,7 @@ class Job:
     turn: str  # "" for a lone file; else the turn's folder, relative to the batch folder
     files: tuple[Path, ...]
     problem: str = ""  # known to fail from the start (a link loop, a folder that cannot be listed)
+    sea: SeaObjectives | None = None  # what a photo is scored by if it shows a Mediterráneo sea
 
     @property
     def source(self) -> str:
@@ -27,19 +31,21 @@ class Job:
         return str(self.files[0].parent if self.turn else self.files[0])
 
 
-def find_jobs(folder: Path) -> list[Job]:
-    """The jobs under ``folder`` in a fixed order (by name), so every run writes the same files."""
-    return list(_walk(folder, folder, frozenset({_identity(folder)}), top=True))
+def find_jobs(folder: Path, sea: SeaObjectives | None = None) -> list[Job]:
+    """The jobs under ``folder`` in a fixed order (by name), so every run writes the same files.
+    ``sea``: the run's objectives for sea photos (a folder's objectives.txt wins over them)."""
+    return list(_walk(folder, folder, frozenset({_identity(folder)}), top=True, sea=sea))
 
 
-def _walk(folder: Path, root: Path, ancestors: frozenset, *, top: bool):
+def _walk(folder: Path, root: Path, ancestors: frozenset, *, top: bool, sea: SeaObjectives | None = None):
     try:
         entries = sorted(folder.iterdir())
     except OSError as error:
         yield Job("", (folder,), f"cannot list the folder ({error.strerror or error})")
         return
     photos = [p for p in entries if p.suffix.lower() in PHOTO_SUFFIXES and _file_or_broken(p)]
-    is_turn = not top and len(photos) > 1
+    here = objectives_in(folder)
+    is_turn = not top and len(photos) > 1 and here is None
     if is_turn:
         yield Job(folder.relative_to(root).as_posix(), tuple(photos))
     for path in entries:
@@ -53,9 +59,10 @@ def _walk(folder: Path, root: Path, ancestors: frozenset, *, top: bool):
             if identity in ancestors:
                 yield Job("", (path,), "link loop (it leads back to a folder that contains it)")
             else:
-                yield from _walk(path, root, ancestors | {identity}, top=False)
+                yield from _walk(path, root, ancestors | {identity}, top=False, sea=sea)
         elif path.suffix.lower() in WANTED and not _is_truth(path):
-            yield Job("", (path,), "" if path.is_file() else "not a regular file")
+            photo_sea = (here or sea) if path.suffix.lower() in PHOTO_SUFFIXES else None
+            yield Job("", (path,), "" if path.is_file() else "not a regular file", photo_sea)
 
 
 def link_problem(path: Path) -> str:

@@ -14,13 +14,17 @@ from scorecam.batch.jobs import Job, link_problem
 from scorecam.batch.rows import failure_row, flag_text, flags_cell, report_rows
 from scorecam.batch.text import escaped_all, one_line
 from scorecam.errors import InputError
-from scorecam.photos import BOARD_SUFFIXES, photo_status, read_island_photo
+from scorecam.photos import BOARD_SUFFIXES, SeaPhoto, photo_status, read_island_photo
 from scoring.mondo import PlayerIsland, Turn, score_turn, turn_score_to_json
 
 Result = tuple[list[dict[str, Any]], dict[str, Any]]
 FIRST_FILE = "first.txt"
 MAX_FIRST_BYTES = 1000  # a player's name, not a document
 WITHHELD = "volcano majority and first-out withheld"
+SEA_IN_TURN = (
+    "this looks like a Mediterráneo sea, in a folder of several photos that batch takes for a Mondo "
+    "turn: put an objectives.txt in the folder to score its photos as seas"
+)
 
 
 class TurnError(Exception):
@@ -58,9 +62,14 @@ def _lone(job: Job, grid: int | None) -> Result:
 
             report = score_board_file(path)
         else:
-            from scorecam.photos import score_photo_file
+            from scorecam.photos import SeaPhoto, score_photo_file
 
-            report, _ = score_photo_file(path, grid=grid)
+            try:
+                report, _ = score_photo_file(path, grid=grid)
+            except SeaPhoto:  # no Mondo island: a Mediterráneo sea, scored by its folder's objectives
+                from scorecam.batch.seas import score_sea_job
+
+                report = score_sea_job(path, job.sea)
     except InputError as error:
         return _failed(job, error.reason)
     rows = list(report_rows(report, job.source, ""))
@@ -81,6 +90,9 @@ def _turn(job: Job, grid: int | None) -> Result:
     for path in job.files:
         try:
             photo = _read_photo(path, grid)
+        except SeaPhoto:
+            failed[path.name] = SEA_IN_TURN
+            continue
         except InputError as error:
             failed[path.name] = error.reason
             continue

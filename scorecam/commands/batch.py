@@ -13,6 +13,7 @@ DEFAULT_CSV = "scorecam-results.csv"
 
 @click.command("batch", short_help="score a whole folder of photos into CSV and JSON lines")
 @click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path), metavar="DIR")
+@click.argument("more_objectives", nargs=-1, metavar="")  # `--objectives a b`: click hands b on here
 @click.option(
     "--out",
     "-o",
@@ -39,6 +40,16 @@ DEFAULT_CSV = "scorecam-results.csv"
     metavar="[ADDRESS]",
     help="run on Ray (the `ray` extra): a cluster's ADDRESS, or alone for a local Ray; put it after DIR",
 )
+@click.option(
+    "--objectives",
+    "objectives",
+    multiple=True,
+    metavar="'circle=PLUS/MINUS square=PLUS/MINUS'",
+    help="the objectives of the Mediterráneo sea photos (a folder's objectives.txt wins over them)",
+)
+@click.option(
+    "--first", type=click.Choice(["circle", "square"]), help="who chose a Mediterráneo objective first"
+)
 def batch(
     folder: Path,
     out: Path,
@@ -47,20 +58,48 @@ def batch(
     jobs: int | None,
     resume: bool,
     ray: str | None,
+    more_objectives: tuple[str, ...],
+    objectives: tuple[str, ...],
+    first: str | None,
 ):
     """Score every photo and board under DIR. A sub-folder with several photos is one turn (players
     named after the files; a first.txt naming one of them gives the first-out bonus). Failures are
     recorded with their reason and the work goes on; a turn with a failed photo is reported
-    incomplete. Exit code 1 if any input failed or a turn is incomplete."""
+    incomplete. Exit code 1 if any input failed or a turn is incomplete.
+
+    A Mediterráneo sea photo is scored by the objectives.txt in its folder (what --objectives takes,
+    and first=circle or first=square), else by --objectives and --first; a folder with an
+    objectives.txt is a folder of seas, not a Mondo turn. A sea without objectives fails, saying so."""
     from scorecam.batch import run_batch
     from scorecam.errors import Exit
     from scorecam.progress import Progress
 
+    sea = _sea_objectives(objectives, more_objectives, first)
     bar = Progress("batch", 0)
-    summary = run_batch(folder, out, jsonl, grid=grid, jobs=jobs, resume=resume, ray=ray, progress=bar)
+    summary = run_batch(
+        folder, out, jsonl, grid=grid, jobs=jobs, resume=resume, ray=ray, progress=bar, sea=sea
+    )
     bar.close()
     click.echo(summary_line(summary, out, jsonl or out.with_suffix(".jsonl")))
     return int(Exit.SOME_FAILED if summary.inputs_failed or summary.turns_incomplete else Exit.SCORED)
+
+
+def _sea_objectives(objectives: tuple[str, ...], more: tuple[str, ...], first: str | None):
+    """--objectives and --first for the run; the words click took for more arguments belong to
+    --objectives (``--objectives circle=a/b square=c/d``: it takes one value), anything else is a
+    usage error."""
+    from scorecam.batch.seas import run_objectives
+    from scorecam.sea_photos import OBJECTIVE
+
+    stray = [word for word in more if not (objectives and OBJECTIVE.match(word.lower()))]
+    if stray:
+        raise click.UsageError(
+            f"Got unexpected extra argument{'s' if len(stray) > 1 else ''} ({' '.join(stray)})"
+        )
+    try:
+        return run_objectives((*objectives, *more), first)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="'--objectives'") from None
 
 
 def _n(count: int, one: str, many: str) -> str:

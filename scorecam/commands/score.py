@@ -138,7 +138,7 @@ def _score_one(
         except SeaPhoto:
             from scorecam.sea_photos import score_sea_photo_file
 
-            return score_sea_photo_file(path, **(sea or {}))  # no annotated picture of a sea yet
+            return score_sea_photo_file(path, **(sea or {}), picture=picture)
         if picture is not None:
             from scorecam.commands.annotated import write_annotation
 
