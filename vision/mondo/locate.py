@@ -658,9 +658,10 @@ def locate_islands(
             key=lambda z: (not z.implausible(), int(z.found.used.sum())),
             default=None,
         )
-        if zoomed is not None and (
-            zoomed.found.used.sum() >= cand.found.used.sum()
-            or (cand.implausible() and not zoomed.implausible())
+        # a closer look replaces the first unless it made a lattice the first did not trust
+        if zoomed is not None and (not zoomed.implausible(), int(zoomed.found.used.sum())) >= (
+            not cand.implausible(),
+            int(cand.found.used.sum()),
         ):
             candidates[n] = zoomed
     t2 = time.perf_counter()
