@@ -8,7 +8,9 @@ not read the objective cards yet).
 
 Figures: seas found, visible cells right (content, and the direction of an octopus), frames right,
 extra cells read where the truth has none, seas read exactly, both players' totals exact, wrong and
-unflagged (the worst outcome), right but flagged (a false alarm), median time per photo.
+unflagged (the worst outcome), right but flagged (a false alarm), median time per photo. Each photo
+is read once, with the kit-constrained decoder; the same photo's head-by-head reading (the same cell
+probabilities) is measured beside it (`*_head_by_head`), as Mondo's eval measures its catalog.
 """
 
 from __future__ import annotations
@@ -84,12 +86,25 @@ def measure_photo(photo: Path, truth: dict[str, Any]) -> dict[str, Any]:
     board = sea_from_json(truth["board"])
     start = time.perf_counter()
     try:
-        _, reading = read_sea(read_photo(photo))
+        # the objectives (taken from the truth, as a player passes them) keep their cards out of the sea
+        _, reading = read_sea(read_photo(photo), dict(board.objectives), board.first)
     except PhotoError as error:
         return {"photo": photo.name, "found": False, "reason": error.reason, "cells": len(board.cells),
                 "ms": (time.perf_counter() - start) * 1000}  # fmt: skip
     ms = (time.perf_counter() - start) * 1000
-    moved = aligned(reading.cells, board.cells)
+    record = {"photo": photo.name, "found": True, **_compare(reading.cells, reading.flags, board), "ms": ms}
+    record["kit_ms"] = reading.timing_ms.get("kit", 0.0)
+    plain = reading.head_by_head or reading
+    by_heads = _compare(plain.cells, plain.flags, board)
+    record |= {f"{key}_head_by_head": by_heads[key] for key in HEAD_BY_HEAD}
+    return record
+
+
+HEAD_BY_HEAD = ("cells_right", "octopuses_right", "extra_cells", "exact", "totals_right", "flagged")
+
+
+def _compare(cells: tuple[Cell, ...], flags: tuple[str, ...], board: Sea) -> dict[str, Any]:
+    moved = aligned(cells, board.cells)
     truth_at = {(c.x, c.y): c for c in board.cells}
     right = sum(1 for p, t in truth_at.items() if p in moved and _same(moved[p], t))
     frames = sum(1 for p, t in truth_at.items() if p in moved and moved[p].frame == t.frame)
@@ -100,8 +115,6 @@ def measure_photo(photo: Path, truth: dict[str, Any]) -> dict[str, Any]:
     totals_right = _totals(sea) == _totals(board)
     exact = right == len(truth_at) and extra == 0
     return {
-        "photo": photo.name,
-        "found": True,
         "cells": len(truth_at),
         "cells_right": right,
         "frames_right": frames,
@@ -110,10 +123,9 @@ def measure_photo(photo: Path, truth: dict[str, Any]) -> dict[str, Any]:
         "extra_cells": extra,
         "exact": exact,
         "totals_right": totals_right,
-        "flagged": bool(reading.flags),
-        "flags": list(reading.flags),
+        "flagged": bool(flags),
+        "flags": list(flags),
         "report": sea_report_to_json(score_sea(sea))["players"],
-        "ms": ms,
     }
 
 
@@ -146,8 +158,27 @@ def figures(records: list[dict[str, Any]]) -> dict[str, Any]:
         "wrong_unflagged": share(wrong_unflagged, n),
         "right_flagged": share(sum(1 for r in right_totals if r["flagged"]), len(right_totals)),
         "flagged": share(sum(1 for r in found if r["flagged"]), n),
+        **_head_by_head_figures(found, cells, octopuses, n),
         "median_ms_per_photo": round(statistics.median(r["ms"] for r in records), 1),
+        "median_kit_decode_ms": round(statistics.median([r["kit_ms"] for r in found] or [0.0]), 1),
         "records": records,
+    }
+
+
+def _head_by_head_figures(found: list[dict[str, Any]], cells: int, octopuses: int, n: int) -> dict[str, Any]:
+    """The same photos' figures read head by head, without the kit."""
+    right = [r for r in found if r["totals_right_head_by_head"]]
+    return {
+        "cells_right_head_by_head": share(sum(r["cells_right_head_by_head"] for r in found), cells),
+        "octopus_directions_right_head_by_head": share(
+            sum(r["octopuses_right_head_by_head"] for r in found), octopuses
+        ),
+        "seas_exact_head_by_head": share(sum(1 for r in found if r["exact_head_by_head"]), n),
+        "totals_exact_head_by_head": share(len(right), n),
+        "wrong_unflagged_head_by_head": share(
+            sum(1 for r in found if not r["totals_right_head_by_head"] and not r["flagged_head_by_head"]), n
+        ),
+        "right_flagged_head_by_head": share(sum(1 for r in right if r["flagged_head_by_head"]), len(right)),
     }
 
 
@@ -163,6 +194,11 @@ def eval_table(result: dict[str, Any]) -> str:
         ("both totals exact", pct(result["totals_exact"])),
         ("wrong and unflagged", pct(result["wrong_unflagged"])),
         ("right but flagged", pct(result["right_flagged"])),
+        ("head by head (no kit): cells right", pct(result["cells_right_head_by_head"])),
+        ("head by head: both totals exact", pct(result["totals_exact_head_by_head"])),
+        ("head by head: wrong and unflagged", pct(result["wrong_unflagged_head_by_head"])),
+        ("head by head: right but flagged", pct(result["right_flagged_head_by_head"])),
         ("median time per photo", f"{result['median_ms_per_photo']:.0f} ms (decoding included, one core)"),
+        ("of which the kit's decoder", f"{result['median_kit_decode_ms']:.1f} ms"),
     ]
     return figures_table(rows)

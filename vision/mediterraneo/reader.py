@@ -6,6 +6,8 @@ the cell model in one batch (each cell in its four quarter turns, averaged), bui
     reading.flags        # doubtful readings in words; reading.status is "ok" or "check"
 
 Without objectives (they are not read from the photo yet) ``sea`` is None: the cells are still read.
+With ``use_kit`` (the default) the cells are explained by placed cards of the kit (kit_decode.py);
+``use_kit=False`` reads every cell head by head (the baseline the kit is measured against).
 """
 
 from __future__ import annotations
@@ -18,8 +20,10 @@ import cv2
 import numpy as np
 
 from scoring.mediterraneo import Cell, Objective, Sea
+from vision.catalogs import load_catalog
 from vision.errors import PhotoError
 from vision.geometry import crop_quads
+from vision.mediterraneo.kit_decode import decode_sea, objective_card_ids
 from vision.mediterraneo.locate import SEA_MIN, FoundSea, LocatorModel, locate_sea
 from vision.onnx_model import OnnxModel, load_model, models_dir
 from vision.photo_io import Photo
@@ -46,6 +50,8 @@ class SeaReading:
     g: np.ndarray  # view px -> lattice
     cell_px: float
     timing_ms: dict[str, float]
+    # with the kit: the same photo's cells read head by head, for measuring the kit against
+    head_by_head: SeaReading | None = None
 
     @property
     def status(self) -> str:
@@ -144,6 +150,33 @@ def _flags(
     return tuple(flags)
 
 
+def _kit_readings(
+    model: OnnxModel, probs: dict[str, np.ndarray], found: FoundSea, readings: list[CellReading],
+    objectives: Mapping[str, Objective] | None,
+) -> tuple[list[CellReading], tuple[str, ...]]:  # fmt: skip
+    """The visible cells as the kit explains them; a cell no card explains keeps its head-by-head
+    reading and is flagged (unless its doubt is flagged already)."""
+    excluded = objective_card_ids(load_catalog("mediterraneo"), objectives) if objectives else frozenset()
+    present = np.array([r.cell is not None for r in readings])
+    decoded = decode_sea(found.nodes, present, probs, model.heads, excluded=excluded)
+    kept, flags = [], []
+    for r, d in zip(readings, decoded.cells, strict=True):
+        if r.cell is None or d.cell is None:
+            kept.append(r)
+        elif d.card is None:
+            kept.append(r)
+            if r.confidence >= SURE:
+                flags.append(
+                    f"Cell ({r.cell.x}, {r.cell.y}): read as {_words(r.cell)} ({r.confidence:.2f}), "
+                    "which no card of the kit shows there: check it"
+                )
+        elif (d.cell.content, d.cell.points) != (r.cell.content, r.cell.points) and d.confidence < 0.5:
+            kept.append(r)  # a card placed for its other cells, whose own reading here is the weaker one
+        else:
+            kept.append(CellReading(d.cell, r.quad, d.confidence, d.second))
+    return kept, tuple(flags)
+
+
 def _words(cell: Cell) -> str:
     return f"an octopus pointing {cell.points}" if cell.content == "octopus" else f"a {cell.content}"
 
@@ -155,9 +188,11 @@ def read_sea(
     *,
     locator: LocatorModel | None = None,
     cells: OnnxModel | None = None,
+    use_kit: bool = True,
 ) -> tuple[Sea | None, SeaReading]:
     """The sea in `photo` and how it was read; a PhotoError ("no sea found") when there is none.
-    With `objectives` (player -> Objective, two of them) and `first`, the Sea to score; else None."""
+    With `objectives` (player -> Objective, two of them) and `first`, the Sea to score; else None.
+    With `use_kit`, cells are explained by the kit's cards (the objective cards left out of the sea)."""
     t0 = time.perf_counter()
     found, _ = locate_sea(photo, locator)
     t1 = time.perf_counter()
@@ -171,14 +206,21 @@ def read_sea(
     if len(visible) < 3:
         raise PhotoError("no sea found: the cards found hold no sea cells", kind="no_board")
     flags = _flags(readings, found, photo.notes, photo.image.shape)
-    reading = SeaReading(
-        cells=visible,
-        readings=tuple(readings),
-        flags=flags,
-        g=found.g,
-        cell_px=found.cell_px,
-        timing_ms={"locate": (t1 - t0) * 1000, "cells": (t2 - t1) * 1000},
-    )
+    timing = {"locate": (t1 - t0) * 1000, "cells": (t2 - t1) * 1000}
+    reading = SeaReading(visible, tuple(readings), flags, found.g, found.cell_px, timing)
+    if use_kit:
+        by_kit, kit_flags = _kit_readings(model, probs, found, readings, objectives)
+        timing = timing | {"kit": (time.perf_counter() - t2) * 1000}
+        reading = SeaReading(
+            cells=tuple(r.cell for r in by_kit if r.cell is not None),
+            readings=tuple(by_kit),
+            flags=_flags(by_kit, found, photo.notes, photo.image.shape) + kit_flags,
+            g=found.g,
+            cell_px=found.cell_px,
+            timing_ms=timing,
+            head_by_head=reading,
+        )
+    visible = reading.cells
     sea = None
     if objectives is not None:
         sea = Sea(visible, dict(objectives), first or next(iter(objectives)))

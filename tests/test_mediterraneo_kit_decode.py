@@ -1,0 +1,175 @@
+"""The kit-constrained sea decoder on hand-built cell probabilities: the kit fixes a reading that no
+placed card allows, a card is placed at most once, the objective cards stay out of the sea, a cell no
+card explains is read head by head and flagged."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+
+from scoring.mediterraneo import Cell, Objective, Play, Table, card_face_from_rows, sea_from_json
+from vision.catalogs import component_by_id, load_catalog
+from vision.mediterraneo.cells import HEADS
+from vision.mediterraneo.kit_decode import decode_sea, objective_card_ids, shipped_templates
+from vision.mediterraneo.reader import CellReading, _kit_readings, read_sea
+from vision.photo_io import read_photo
+from vision.synth.mediterraneo_sea import random_sea
+
+CATALOG = load_catalog("mediterraneo")
+SURE_P = 0.97  # what the model gives a clear cell; the rest is spread over the other labels
+
+
+def _face(card_id: str):
+    component = component_by_id(CATALOG, card_id)
+    return card_face_from_rows(card_id, component["set"], "sea", component["faces"]["front"]["cells"])
+
+
+def _one_hot(label: str, labels: tuple[str, ...], p: float = SURE_P) -> np.ndarray:
+    row = np.full(len(labels), (1 - p) / (len(labels) - 1))
+    row[labels.index(label)] = p
+    return row
+
+
+def _probs(cells: list[Cell]) -> dict[str, np.ndarray]:
+    """What a good cell model says about each visible cell."""
+    return {
+        "content": np.array([_one_hot(c.content, HEADS["content"]) for c in cells]),
+        "points": np.array([_one_hot(c.points or "N", HEADS["points"], 0.25 if c.points is None else SURE_P) for c in cells]),
+        "frame": np.array([_one_hot(c.frame or "none", HEADS["frame"]) for c in cells]),
+    }  # fmt: skip
+
+
+def _sea(*plays: Play) -> list[Cell]:
+    return [cell for _, (cell, _) in sorted(Table(plays).visible.items())]
+
+
+def _nodes(cells: list[Cell]) -> np.ndarray:
+    return np.array([(c.x, c.y) for c in cells])
+
+
+def test_the_kit_has_every_sea_and_seagull_face_in_four_turns_and_names_the_objective_cards():
+    kit = shipped_templates()
+    assert len(kit.cards) == (18 + 2) * 4  # 18 sea faces, the seagull backs of C9 and S9
+    assert objective_card_ids(
+        CATALOG, {"circle": Objective("ray", "fish"), "square": Objective("fish", "ray")}
+    ) == {
+        "C1",
+        "S2",
+    }
+
+
+def test_a_cell_whose_reading_no_card_allows_beside_its_card_is_read_as_the_card_shows_it():
+    # C1 upright: fish, octopus:E / ray, turtle / starfish, jellyfish. The octopus cell looks like a
+    # fish to the model (0.6), pointing N rather than E: no card has a fish there beside these cells.
+    cells = _sea(Play(_face("C1"), 0, 0, 0))
+    probs = _probs(cells)
+    octopus = next(i for i, c in enumerate(cells) if c.content == "octopus")
+    probs["content"][octopus] = 0.0
+    probs["content"][octopus, HEADS["content"].index("fish")] = 0.6
+    probs["content"][octopus, HEADS["content"].index("octopus")] = 0.4
+    probs["points"][octopus] = [0.55, 0.45, 0.0, 0.0]  # N, E, S, W
+    assert HEADS["content"][int(np.argmax(probs["content"][octopus]))] == "fish"  # head by head: wrong
+
+    decoded = decode_sea(_nodes(cells), np.ones(len(cells), bool), probs, HEADS)
+
+    got = decoded.cells[octopus]
+    assert (got.cell.content, got.cell.points, got.card) == ("octopus", "E", "C1")
+    assert got.confidence > 0.9  # its five neighbours pin the card
+    assert [c.cell for c in decoded.cells] == cells
+    assert decoded.unexplained == ()
+    assert [(p.card, p.x, p.y, p.rotation) for p in decoded.placements] == [("C1", 0, 0, 0)]
+
+
+def test_a_turned_card_under_another_is_found_from_what_shows_of_it():
+    # S4 lies turned a quarter; C6 on top covers two of its cells; the octopus directions turn with it
+    plays = (Play(_face("S4"), 0, 0, 90), Play(_face("C6"), 2, 0, 0))
+    cells = _sea(*plays)
+    decoded = decode_sea(_nodes(cells), np.ones(len(cells), bool), _probs(cells), HEADS)
+    assert [c.cell for c in decoded.cells] == cells
+    assert {(p.card, p.x, p.y, p.rotation) for p in decoded.placements} == {("S4", 0, 0, 90), ("C6", 2, 0, 0)}
+
+
+def test_a_card_is_placed_at_most_once_and_the_objective_cards_never():
+    # two separate blocks that both show C1's pattern in circles: only one can be C1
+    cells = _sea(Play(_face("C1"), 0, 0, 0)) + [
+        Cell(c.x + 5, c.y, c.content, c.points, c.frame) for c in _sea(Play(_face("C1"), 0, 0, 0))
+    ]
+    decoded = decode_sea(_nodes(cells), np.ones(len(cells), bool), _probs(cells), HEADS)
+    ids = [p.card for p in decoded.placements]
+    assert len(ids) == len(set(ids))
+    assert ids.count("C1") == 1
+    assert sum(1 for c in decoded.cells if c.card == "C1") == 6
+    assert decoded.unexplained  # the other block has no card of its own: read head by head
+    assert all(decoded.cells[i].cell == cells[i] for i in decoded.unexplained)
+
+    # with C1 lying objective side up, neither block is C1
+    decoded = decode_sea(_nodes(cells), np.ones(len(cells), bool), _probs(cells), HEADS, excluded={"C1"})
+    assert "C1" not in [p.card for p in decoded.placements]
+    assert all(c.card != "C1" for c in decoded.cells)
+
+
+def test_a_cell_no_card_explains_is_read_head_by_head_and_flagged_by_the_reader():
+    # a lone cell two cells off a card: no card of 2 x 3 cells fits on it alone
+    cells = _sea(Play(_face("C2"), 0, 0, 0)) + [Cell(4, 1, "crab", None, "square")]
+    probs = _probs(cells)
+    decoded = decode_sea(_nodes(cells), np.ones(len(cells), bool), probs, HEADS)
+    lone = len(cells) - 1
+    assert decoded.unexplained == (lone,)
+    assert decoded.cells[lone].card is None and decoded.cells[lone].cell == cells[lone]
+
+    readings = [CellReading(c, np.zeros((4, 2)), SURE_P, "fish 0.01") for c in cells]
+    readings.append(CellReading(None, np.zeros((4, 2)), SURE_P, "crab 0.01"))  # the table beside it
+    nodes = np.vstack([_nodes(cells), [[5, 1]]])
+    probs = {
+        h: np.vstack([v, _one_hot("none", HEADS[h]) if h != "points" else np.full(4, 0.25)])
+        for h, v in probs.items()
+    }
+    model = SimpleNamespace(heads=HEADS)
+    kept, flags = _kit_readings(model, probs, SimpleNamespace(nodes=nodes), readings, None)
+    assert [r.cell for r in kept] == [*cells, None]
+    assert flags == ("Cell (4, 1): read as a crab (0.97), which no card of the kit shows there: check it",)
+
+
+def test_absent_cells_are_not_decoded():
+    cells = _sea(Play(_face("C3"), 0, 0, 180))
+    present = np.ones(len(cells), bool)
+    present[0] = False
+    decoded = decode_sea(_nodes(cells), present, _probs(cells), HEADS)
+    assert decoded.cells[0].cell is None
+    assert decoded.placements == ()  # no whole card fits on five cells
+    assert len(decoded.unexplained) == 5
+
+
+def test_simulated_seas_read_clearly_are_explained_by_their_own_cards():
+    # seas built by legal play (the simulator's), every visible cell read as it is: the decoder never
+    # changes a clear reading, places each card once (the seagull sides sharing C9 and S9) and
+    # explains nearly every cell
+    cells_seen = unexplained = 0
+    for seed in range(8):
+        scene = random_sea(CATALOG, np.random.default_rng(seed), n_cards=8 + seed)
+        cells = _sea(*scene.plays)
+        excluded = objective_card_ids(CATALOG, dict(scene.objectives))
+        decoded = decode_sea(
+            _nodes(cells), np.ones(len(cells), bool), _probs(cells), HEADS, excluded=excluded
+        )
+        assert [c.cell for c in decoded.cells] == cells
+        ids = [p.card for p in decoded.placements]
+        assert len(ids) == len(set(ids)) and not set(ids) & excluded
+        cells_seen += len(cells)
+        unexplained += len(decoded.unexplained)
+    assert unexplained <= 0.03 * cells_seen
+
+
+def test_read_sea_decodes_with_the_kit_by_default_and_keeps_the_head_by_head_reading_beside_it():
+    photo = sorted((Path(__file__).resolve().parents[1] / "samples" / "mediterraneo").glob("*.jpg"))[0]
+    board = sea_from_json(json.loads(photo.with_suffix(".json").read_text())["board"])
+    objectives = dict(board.objectives)
+    _, by_kit = read_sea(read_photo(photo), objectives, board.first)
+    _, by_heads = read_sea(read_photo(photo), objectives, board.first, use_kit=False)
+    assert by_heads.head_by_head is None and "kit" not in by_heads.timing_ms
+    assert by_kit.head_by_head is not None and by_kit.head_by_head.cells == by_heads.cells
+    assert len(by_kit.cells) == len(by_heads.cells) == len(board.cells)
+    assert sorted(c.content for c in by_kit.cells) == sorted(c.content for c in board.cells)
