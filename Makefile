@@ -131,12 +131,12 @@ eval-mediterraneo: $(STAMP)
 model-snorkeling: $(TRAIN_STAMP)
 	$(BIN)/python -m vision.training.train_snorkeling --out-dir $(MODELS) $(TRAIN_ARGS)
 
-# The Snorkeling figures of models/README.md: held-out 12 MP photos (seeds 9640 and 9641, never used in training).
+# The Snorkeling figures of models/README.md: fresh 12 MP photos (seeds 9646 and 9647, never used in training or development).
 eval-snorkeling: $(STAMP)
-	$(BIN)/scorecam synth snorkeling --n 300 --seed 9640 --out build/heldout-snorkeling-9640 --jobs 2
-	$(BIN)/scorecam eval build/heldout-snorkeling-9640 --out build/eval-snorkeling.json
-	$(BIN)/scorecam synth snorkeling --n 100 --seed 9641 --stress --out build/stress-snorkeling-9641 --jobs 2
-	$(BIN)/scorecam eval build/stress-snorkeling-9641 --out build/eval-snorkeling-stress.json
+	$(BIN)/scorecam synth snorkeling --n 150 --seed 9646 --out build/final-snork-9646 --jobs 2
+	$(BIN)/scorecam eval build/final-snork-9646 --out build/eval-snorkeling.json
+	$(BIN)/scorecam synth snorkeling --n 60 --seed 9647 --stress --out build/final-snork-9647 --jobs 2
+	$(BIN)/scorecam eval build/final-snork-9647 --out build/eval-snorkeling-stress.json
 
 # The figures of models/README.md: 500 held-out 12 MP photos (seed 9005, never used in training or development).
 # Read with each island's grid as its game states it (3x3, or 4x4 for two players), then guessed.

@@ -18,6 +18,7 @@ from scoring.snorkeling import round_from_json, score_round
 from vision.errors import PhotoError
 from vision.photo_io import read_photo
 from vision.snorkeling import read_round
+from vision.snorkeling.candidates import Candidate, candidates, choose, near_the_others
 from vision.snorkeling.crops import Spot, crop_square, spot_of
 from vision.snorkeling.reader import DECK_CARDS, NO_TABLE
 
@@ -58,6 +59,32 @@ def test_crop_square_turns_the_long_axis_upright():
     assert np.ptp(white[:, 0]) > 3 * np.ptp(white[:, 1])  # upright: long in rows, thin in columns
     red = np.argwhere((crop[..., 2] > 200) & (crop[..., 1] < 80))
     assert red[:, 0].mean() > 48  # the axis's far end is at the crop's bottom
+
+
+def test_a_region_is_read_along_both_axes_and_a_long_one_at_its_ends_too():
+    mat = Spot(100.0, 100.0, 50.0, 0.0)
+    looks = candidates([mat], 50.0)
+    assert [(c.spot.x, c.spot.angle, c.own) for c in looks] == [(100.0, 0.0, True), (100.0, 90.0, False)]
+    # a mat and a hand beside it along the x axis: 90 px long, so the mat may lie at either end
+    long = candidates([Spot(100.0, 100.0, 90.0, 0.0)], 50.0, [True])
+    assert sorted({c.spot.x for c in long}) == pytest.approx([80.0, 100.0, 120.0])
+    assert all(c.spot.long == 50.0 and c.weak and not c.plain for c in long)
+
+
+def test_choose_keeps_the_surest_spot_of_each_mat_and_none_far_from_the_others():
+    looks = [
+        Candidate(Spot(100.0, 100.0, 50.0, 0.0), 0, True, False),
+        Candidate(Spot(100.0, 100.0, 50.0, 90.0), 0, False, False),  # the same place turned
+        Candidate(Spot(200.0, 100.0, 50.0, 0.0), 1, True, False),
+        Candidate(Spot(300.0, 100.0, 50.0, 0.0), 2, False, True),  # a weak region's spot
+        Candidate(Spot(400.0, 100.0, 50.0, 0.0), 3, True, False),
+    ]
+    sure = np.array([0.6, 0.95, 0.3, 0.7, 0.99])
+    assert choose(sure, looks, 50.0, 0.5, 0.5) == [4, 1, 3]
+    assert choose(sure, looks, 50.0, 0.5, 0.8) == [4, 1]  # other spots need more
+    far = [*looks, Candidate(Spot(700.0, 100.0, 50.0, 0.0), 4, True, False)]  # 6 mat lengths off
+    assert near_the_others([4, 1, 3, 5], far, 50.0) == [4, 1, 3]
+    assert near_the_others([1, 5], far, 50.0) == [1, 5]  # no two near each other: nothing to go by
 
 
 # ------------------------------------------------------------------------------------------ reading

@@ -10,7 +10,7 @@ size, so a table is found at any size in the frame.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import cv2
@@ -22,6 +22,7 @@ from vision.photo_io import Photo
 from vision.snorkeling.crops import Spot, spot_of
 
 MODEL_NAME = "snorkeling-locator.onnx"
+WEAK_MIN = 0.4  # a region above this only is a mat only if the card model reads one there
 REGION_MIN = 0.7  # a map pixel belongs to a mat's region from this probability (0.5 joins neighbours)
 CENTRE_MIN = 0.5  # the same for the central pile's top card
 MIN_AREA = 12  # map px: a smaller region is noise (a mat at the smallest size the simulator draws spans ~60)
@@ -36,13 +37,14 @@ def load_locator(path: str | None = None) -> LocatorModel:
 
 @dataclass(frozen=True)
 class Region:
-    """A region of one map, in the photo's reduced view: where it lies, how sure, whether it touches
-    the photo's edge, and its size in map pixels (to tell two mats that touch)."""
+    """A region of one map, in the photo's reduced view: where it lies, how sure (its highest
+    probability), whether it touches the photo's edge, and its size in map pixels."""
 
     spot: Spot
     score: float
     area: int
     at_edge: bool
+    weak: bool = False  # only above WEAK_MIN: read by the card model, not counted in the mats' size
 
 
 @dataclass(frozen=True)
@@ -51,10 +53,15 @@ class Found:
     centre: Region | None
     long_side: int  # the picture's long side the net saw
 
+    @property
+    def strong(self) -> tuple[Region, ...]:
+        """The regions the net is sure are mats (some of the weak ones may be mats too)."""
+        return tuple(m for m in self.mats if not m.weak)
 
-def _regions(heat: np.ndarray, to_view: float, offset: float, threshold: float = REGION_MIN) -> list[Region]:
-    """Each connected region of ``heat`` above ``threshold``, as a Spot in view px."""
-    mask = (heat > threshold).astype(np.uint8)
+
+def _regions(heat: np.ndarray, to_view: float, offset: float, threshold: float | None = None) -> list[Region]:
+    """Each connected region of ``heat`` above ``threshold`` (``REGION_MIN``), as a Spot in view px."""
+    mask = (heat > (REGION_MIN if threshold is None else threshold)).astype(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
     h, w = heat.shape
     out = []
@@ -71,7 +78,14 @@ def _regions(heat: np.ndarray, to_view: float, offset: float, threshold: float =
         spot = spot_of(corners)
         view = Spot((spot.x + offset) * to_view, (spot.y + offset) * to_view, spot.long * to_view, spot.angle)
         at_edge = x == 0 or y == 0 or x + bw == w or y + bh == h
-        out.append(Region(view, float(heat[labels == i].mean()), area, at_edge))
+        out.append(
+            Region(
+                view,
+                float(heat[y : y + bh, x : x + bw][labels[y : y + bh, x : x + bw] == i].max()),
+                area,
+                at_edge,
+            )
+        )
     return out
 
 
@@ -87,7 +101,12 @@ def _search(model: LocatorModel, image: np.ndarray, long_side: int) -> Found:
     # map px j lies at picture px j * stride + offset, view px (j * stride + offset) / f (to half a px)
     to_view = stride / f
     shift = offset / stride
-    mats = _regions(maps[names.index("mats")], to_view, shift)
+    heat = maps[names.index("mats")]
+    mats = _regions(heat, to_view, shift)
+    # mats the net is unsure of (a dark Lanternfish pile in dim light): regions above WEAK_MIN that
+    # hold no pixel above REGION_MIN; the card model tells whether they are mats
+    weak = [r for r in _regions(heat, to_view, shift, WEAK_MIN) if r.score < REGION_MIN]
+    mats += [replace(r, weak=True) for r in weak]
     centres = _regions(maps[names.index("centre")], to_view, shift, CENTRE_MIN)
     centre = max(centres, key=lambda r: r.score * r.area, default=None)
     return Found(tuple(mats), centre, max(size))
@@ -99,13 +118,13 @@ def locate_table(photo: Photo, model: LocatorModel | None = None) -> Found:
     long_side = int(model.meta["input"]["long_side"])
     found = _search(model, photo.image, long_side)
     view_long = max(photo.image.shape[:2])
-    if found.mats:
-        mat_input = float(median([m.spot.long for m in found.mats])) * long_side / view_long
+    if found.strong:
+        mat_input = float(median([m.spot.long for m in found.strong])) * long_side / view_long
         small = mat_input < SMALL_MAT
     else:
         small = True
     if small and view_long > long_side:
         zoomed = _search(model, photo.image, min(2 * long_side, ZOOM_LONG_MAX, view_long))
-        if len(zoomed.mats) >= len(found.mats):
+        if len(zoomed.strong) >= len(found.strong):
             found = zoomed
     return found

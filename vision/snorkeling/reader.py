@@ -19,18 +19,26 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scoring.snorkeling import COLORS, LANTERNFISH_CARD, VALUES, Card, Diver, RoundBoard
+from scoring.snorkeling import BEACH, COLORS, LANTERNFISH_CARD, VALUES, Card, Diver, RoundBoard
 from vision.errors import PhotoError
 from vision.geometry import median
 from vision.onnx_model import OnnxModel, load_model, models_dir
 from vision.photo_io import Photo, decode_photo, read_photo
+from vision.snorkeling.candidates import Candidate, candidates, choose, near_the_others
 from vision.snorkeling.crops import CARD_PER_MAT, Spot, crop_square
-from vision.snorkeling.locate import LocatorModel, Region, locate_table
+from vision.snorkeling.locate import LocatorModel, locate_table
 
 CARD_MODEL = "snorkeling-cards.onnx"
-SURE = 0.9  # a reading below this probability is flagged
+# a reading below these probabilities is flagged (chosen on dev photos: as few right rounds flagged
+# as can be without more wrong ones left unflagged)
+SURE = 0.9  # the central pile's top card
+SURE_MAT = 0.8  # a mat's number
+SURE_CARD = 0.8  # a pile's top card
 CENTRE_OFF_MAT = 0.45  # the central pile lies at least this far (in mat lengths) from every mat's centre
 NOT_A_MAT = 0.5  # a region the card model reads as "not a mat" with this probability is dropped
+OTHER_SPOT_SURE = 0.5  # a mat read off a region's own centre and axis (or on a weak one) needs this
+LOOK_AGAIN = 0.1  # a region read "not a mat" with this probability is read again at its other spots
+UNLIKELY_NUMBER = 0.05  # a region left only a mat number this unlikely (its own taken) is left out
 DECK_CARDS = tuple(Card(v, c) for v in VALUES for c in COLORS) + (LANTERNFISH_CARD,)
 NO_TABLE = "no Snorkeling table found: no diver mat in this photo"
 
@@ -103,6 +111,32 @@ def _run(model: OnnxModel, crops: np.ndarray) -> dict[str, np.ndarray]:
     return {name: (p[:n] + p[n:]) / 2 for name, p in out.items()}
 
 
+def _read_spots(
+    model: OnnxModel, photo: Photo, spots: list[Spot], looks: list[Candidate], mat_long: float
+) -> dict[str, np.ndarray]:
+    """The card model's reading of every spot: first each region as found (and the central pile),
+    then the other spots of the regions that did not read surely as a mat there (a spot not read
+    is "not a mat"), which keeps a plain table's photo as fast as one look per region."""
+    first = [i for i in range(len(spots)) if i >= len(looks) or looks[i].own]
+    probs = _run(model, _crops(photo, [spots[i] for i in first], model, mat_long))
+    none = model.heads["mat"].index("none")
+    unsure = {
+        looks[i].region
+        for i, p in zip(first, probs["mat"], strict=True)
+        if i < len(looks) and p[none] > LOOK_AGAIN
+    }
+    again = [i for i, c in enumerate(looks) if not c.own and c.region in unsure]
+    out = {name: np.zeros((len(spots), p.shape[1]), p.dtype) for name, p in probs.items()}
+    out["mat"][:, none] = 1.0
+    for rows, got in (
+        (first, probs),
+        (again, _run(model, _crops(photo, [spots[i] for i in again], model, mat_long))),
+    ):
+        for name, p in got.items():
+            out[name][rows] = p
+    return out
+
+
 def _card(model: OnnxModel, value: np.ndarray, color: np.ndarray) -> CardReading:
     """The likeliest card of the deck (value and colour read apart, multiplied, renormalised)."""
     values, colors = model.heads["value"], model.heads["color"]
@@ -132,19 +166,31 @@ def read_round(
     if not found.mats:
         raise PhotoError(NO_TABLE, kind="no_board")
     model = cards or load_card_model()
-    mat_long = float(median([m.spot.long for m in found.mats]))
+    mat_long = float(median([m.spot.long for m in found.strong or found.mats]))
     # every region is read at the mats' common size: the mats map also lights up the central pile
     # (cards like those on a mat), which the card model then reads as "not a mat", as it learnt
-    spots = [Spot(m.spot.x, m.spot.y, mat_long, m.spot.angle) for m in found.mats]
+    # (each region at a few spots: its outline may turn its axis or move its centre off the mat)
+    looks = candidates([m.spot for m in found.mats], mat_long, [m.weak for m in found.mats])
+    spots = [c.spot for c in looks]
+    plain = [i for i, c in enumerate(looks) if c.own]  # the regions as found: where the centre may be
     if found.centre is not None:  # read at the mats' scale, as the model learnt it
+        plain.append(len(spots))
         spots.append(Spot(found.centre.spot.x, found.centre.spot.y, mat_long, found.centre.spot.angle))
-    probs = _run(model, _crops(photo, spots, model, mat_long))
+    probs = _read_spots(model, photo, spots, looks, mat_long)
     t2 = time.perf_counter()
-    piles, flags = _piles(model, probs, found.mats)
+    none = model.heads["mat"].index("none")
+    sure = 1.0 - probs["mat"][: len(looks), none]
+    rows = choose(sure, looks, mat_long, 1.0 - NOT_A_MAT, OTHER_SPOT_SURE)
+    rows = near_the_others(rows, looks, mat_long)
+    edges = [found.mats[looks[i].region].at_edge for i in range(len(looks))]
+    piles, flags = _piles(model, probs, rows, spots, edges)
     if len(piles) < 2:
         reason = NO_TABLE if not piles else "only one diver mat found (a round has 2 to 6 divers)"
         raise PhotoError(reason, kind="no_board")
-    where = _centre_index(model, probs, spots, piles, mat_long)
+    if not any(p.top.card.value == BEACH for p in piles):
+        # a round ends on a Beach: none read means a pile missed or misread, or a round not over
+        flags.append("No Beach read on any pile: a round ends on one; check for a mat not found")
+    where = _centre_index(model, probs, spots, piles, mat_long, plain)
     centre = None
     if where is not None:
         centre = _card(model, probs["value"][where], probs["color"][where])
@@ -176,6 +222,7 @@ def _centre_index(
     spots: list[Spot],
     piles: list[PileReading],
     mat_long: float,
+    rows: list[int],
 ) -> int | None:
     """Which crop shows the central pile. The mats map lights it up too (cards like a pile's), and the
     card model reads it "not a mat": of those, the one nearest the middle of the divers' mats (the
@@ -190,7 +237,7 @@ def _centre_index(
 
     candidates = [
         (float(np.hypot(s.x - middle[0], s.y - middle[1])), i)
-        for i, s in enumerate(spots)
+        for i, s in ((i, spots[i]) for i in rows)
         if probs["mat"][i][none] >= NOT_A_MAT and apart(s)
     ]
     near = [c for c in candidates if c[0] < ring]
@@ -200,16 +247,16 @@ def _centre_index(
 
 
 def _piles(
-    model: OnnxModel, probs: dict[str, np.ndarray], mats: tuple[Region, ...]
+    model: OnnxModel, probs: dict[str, np.ndarray], keep: list[int], spots: list[Spot], edges: list[bool]
 ) -> tuple[list[PileReading], list[str]]:
-    """Each region the model reads as a mat, numbered: every mat is a different one of the six, so
-    the numbers are assigned together (the likeliest set of different numbers), not one by one."""
+    """Each spot read as a mat (``keep``: rows of ``probs``), numbered: every mat is a different one
+    of the six, so the numbers are assigned together (the likeliest set of different numbers), not
+    one by one."""
     from vision.assignment import linear_sum_assignment
 
     labels = model.heads["mat"]
     none = labels.index("none")
     numbers = [j for j in range(len(labels)) if j != none]
-    keep = [i for i in range(len(mats)) if probs["mat"][i][none] < NOT_A_MAT]
     flags: list[str] = []
     if not keep:
         return [], flags
@@ -219,18 +266,23 @@ def _piles(
     piles = []
     for r, c in zip(rows.tolist(), cols.tolist(), strict=True):
         i, mat = keep[r], int(labels[numbers[c]])
-        top = _card(model, probs["value"][i], probs["color"][i])
-        piles.append(PileReading(mat, float(p[r, c]), top, mats[i].spot, mats[i].at_edge))
         alone = int(labels[numbers[int(np.argmax(p[r]))]])
+        if alone != mat and p[r, c] < UNLIKELY_NUMBER:
+            # a region that looks like a mat another region is more surely, and like no other: the
+            # table or a hand in a mat's colours (or a mat seen twice), left out rather than numbered
+            flags.append(f"A region read as mat {alone} left out: another is more surely mat {alone}")
+            continue
+        top = _card(model, probs["value"][i], probs["color"][i])
+        piles.append(PileReading(mat, float(p[r, c]), top, spots[i], edges[i]))
         if alone != mat:
             flags.append(f"Mat {mat}: read as mat {alone} too, which another mat is more surely")
     if len(keep) > len(rows):
         flags.append(f"{len(keep)} mats found, more than the six of the game: some are not mats")
     for pile in sorted(piles, key=lambda q: q.mat):
         mat = pile.mat
-        if pile.mat_confidence < SURE:
+        if pile.mat_confidence < SURE_MAT:
             flags.append(f"Mat {mat}: is this mat {mat}? ({pile.mat_confidence:.0%})")
-        if pile.top.confidence < SURE:
+        if pile.top.confidence < SURE_CARD:
             flags.append(
                 f"Mat {mat}: top card read as {_words(pile.top.card)} ({pile.top.confidence:.0%}), "
                 f"perhaps {_words(pile.top.second)} ({pile.top.second_confidence:.0%})"

@@ -24,22 +24,61 @@ import torch.nn.functional as F
 
 from vision.snorkeling.heads import HEADS, LOCATOR_CHANNELS
 from vision.training import train_locator as loc
-from vision.training.common import ROOT, build_data, export_crop_model, fit_crop_model, one_cycle, step
+from vision.training.common import ROOT, build_data, export_crop_model, one_cycle, step
 from vision.training.export_onnx import scorecam_metadata
-from vision.training.mondo_tiles_model import TileNet, TrainConfig, parameter_count
+from vision.training.mondo_tiles_model import (
+    TileNet,
+    TrainConfig,
+    fit_temperatures,
+    head_accuracy,
+    heads_loss,
+    parameter_count,
+    photometric,
+    predict_logits,
+    to_float_nchw,
+)
 from vision.training.snorkeling_data import DataSpec, build_dataset
 
 CARD_BLOCKS = ((16, 2), (32, 2), (32, 1), (64, 2), (64, 1), (96, 1))  # 96 px -> 12 x 12
 CARD_POOL = 3
 VALID_SHARE = 20  # photos 0 .. n/20 - 1 are validation
 WINDOW = (224, 320)  # the locator trains on windows of the stored pictures (fully convolutional)
+CARD_TURN_DEG, CARD_SCALE_SD, CARD_SHIFT = (
+    6.0,
+    0.05,
+    0.05,
+)  # the card crops' geometric jitter (shift: of half the crop)
+MAT_AREA = 400.0  # map px: a mat of typical size in the locator's output (the loss weighs smaller ones up)
 
 
 # ------------------------------------------------------------------------------------------ locator
 
 
-def _loss(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
-    mats = F.binary_cross_entropy_with_logits(logits[:, 0], target[:, 0], weight=1.0 + 2.0 * target[:, 0])
+def _instance_weight(mats: torch.Tensor) -> torch.Tensor:
+    """Weight of each map pixel in the mats loss: a mat's pixels count as much as a typical mat's
+    however small it lies in the frame (area ``MAT_AREA`` map px; a far table's mats would otherwise
+    count for little), and the table between two mats near them counts double (where regions join)."""
+    import cv2
+
+    target = (mats > 0.5).cpu().numpy().astype(np.uint8)
+    weight = np.ones(target.shape, np.float32)
+    ring = np.ones((5, 5), np.uint8)
+    for b in range(len(target)):
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(target[b], connectivity=4)
+        if count <= 1:
+            continue
+        per = np.clip(np.sqrt(MAT_AREA / np.maximum(stats[:, cv2.CC_STAT_AREA], 1.0)), 1.0, 4.0) * 3.0
+        per[0] = 1.0
+        weight[b] = per[labels].astype(np.float32)
+        near = cv2.dilate(target[b], ring) & (1 - target[b])
+        weight[b][near.astype(bool)] = 2.0
+    return torch.from_numpy(weight)
+
+
+def _loss(logits: torch.Tensor, target: torch.Tensor, weight: torch.Tensor | None = None) -> torch.Tensor:
+    if weight is None:
+        weight = 1.0 + 2.0 * target[:, 0]
+    mats = F.binary_cross_entropy_with_logits(logits[:, 0], target[:, 0], weight=weight)
     centre = F.binary_cross_entropy_with_logits(logits[:, 1], target[:, 1], weight=1.0 + 8.0 * target[:, 1])
     return mats + centre
 
@@ -72,8 +111,9 @@ def evaluate_locator(net: torch.nn.Module, images: np.ndarray, maps: np.ndarray)
 
 
 def train_locator(
-    data: dict[str, np.ndarray], epochs: int, seed: int, log=print
+    data: dict[str, np.ndarray], epochs: int, seed: int, log=print, on_epoch=None
 ) -> tuple[torch.nn.Module, dict]:
+    """The locator, ``epochs`` passes; ``on_epoch(net, info)`` after each (a long run keeps each)."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     images = np.concatenate([data["images"], data["win_images"]])
@@ -95,10 +135,14 @@ def train_locator(
         for i in range(per_epoch):
             pick = np.sort(order[i * batch : (i + 1) * batch])
             x, y = loc._to_tensors(*loc._augment(*_windows(images[pick], maps[pick], rng), rng))
-            total += step(opt, sched, _loss(net(x), y))
+            total += step(opt, sched, _loss(net(x), y, _instance_weight(y[:, 0])))
+            if epoch == 0 and i == 9:
+                log(f"  locator: {(time.perf_counter() - t0) / 10:.2f} s a step, {per_epoch} steps an epoch")
         val = evaluate_locator(net, images[val_idx], maps[val_idx])
         log(f"  locator epoch {epoch + 1}/{epochs}: train loss {total / per_epoch:.4f}, val {val}"
             f" ({time.perf_counter() - t0:.0f} s)")  # fmt: skip
+        if on_epoch is not None:
+            on_epoch(net, {"epochs": epoch + 1, "val": val, "train_s": round(time.perf_counter() - t0, 1)})
     return net, {"epochs": epochs, "val": val, "train_s": round(time.perf_counter() - t0, 1)}
 
 
@@ -108,6 +152,54 @@ def export_locator(net: torch.nn.Module, out: Path, spec: DataSpec, info: dict) 
 
 
 # ------------------------------------------------------------------------------------------ cards
+
+
+def _geometric(x: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
+    """Each crop moved a little as the locator's spots wander: shifted, scaled, turned by a few degrees,
+    or half round (a card lies either way up; the labels hold)."""
+    n = len(x)
+    angle = (torch.rand(n, generator=generator) - 0.5) * 2 * CARD_TURN_DEG * torch.pi / 180
+    angle = angle + torch.pi * (torch.rand(n, generator=generator) < 0.5)
+    scale = torch.exp(torch.randn(n, generator=generator) * CARD_SCALE_SD)
+    shift = (torch.rand(n, 2, generator=generator) - 0.5) * 2 * CARD_SHIFT
+    cos, sin = torch.cos(angle) * scale, torch.sin(angle) * scale
+    theta = torch.stack(
+        [torch.stack([cos, -sin, shift[:, 0]], 1), torch.stack([sin, cos, shift[:, 1]], 1)], 1
+    )
+    grid = F.affine_grid(theta, list(x.shape), align_corners=False)
+    return F.grid_sample(x, grid, mode="bilinear", padding_mode="border", align_corners=False)
+
+
+def train_cards(
+    model: torch.nn.Module,
+    train_x: torch.Tensor,
+    train_y: torch.Tensor,
+    valid_x: torch.Tensor,
+    valid_y: torch.Tensor,
+    config: TrainConfig,
+    log=print,
+) -> None:
+    """The card model, trained in place: the tile model's recipe (AdamW, one cycle, photometric
+    jitter) with the crops also moved (``_geometric``): 7,400 crops are few for 240 k weights."""
+    torch.manual_seed(config.seed)
+    generator = torch.Generator().manual_seed(config.seed)
+    per_epoch = -(-len(train_x) // config.batch)
+    opt = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=config.weight_decay)
+    sched = torch.optim.lr_scheduler.OneCycleLR(
+        opt, config.lr, total_steps=config.epochs * per_epoch, pct_start=0.2
+    )
+    for epoch in range(config.epochs):
+        t0 = time.perf_counter()
+        model.train()
+        order = torch.randperm(len(train_x), generator=generator)
+        total = 0.0
+        for i in range(per_epoch):
+            pick = order[i * config.batch : (i + 1) * config.batch]
+            x = _geometric(photometric(to_float_nchw(train_x[pick]), generator), generator)
+            total += step(opt, sched, heads_loss(model(x), train_y[pick]))
+        accuracy = head_accuracy(predict_logits(model, valid_x), valid_y, tuple(HEADS))
+        log(f"cards epoch {epoch + 1}/{config.epochs}  loss {total / per_epoch:.4f}  "
+            f"{time.perf_counter() - t0:.0f} s  " + "  ".join(f"{k} {v:.4f}" for k, v in accuracy.items()))  # fmt: skip
 
 
 def run_cards(
@@ -122,7 +214,10 @@ def run_cards(
     model = TileNet(HEADS, CARD_BLOCKS, CARD_POOL)
     t0 = time.perf_counter()
     config = TrainConfig(epochs=epochs, batch=64, lr=3e-3, seed=seed, turns=False)  # crops come turned
-    logits, temps, accuracy = fit_crop_model(model, train_x, train_y, valid_x, valid_y, config, HEADS, log)
+    train_cards(model, train_x, train_y, valid_x, valid_y, config, log)
+    logits = predict_logits(model, valid_x)
+    temps = fit_temperatures(logits, valid_y)
+    accuracy = head_accuracy(logits, valid_y, tuple(HEADS))
     has_card = valid_y[:, 1] >= 0
     card_right = (logits[1].argmax(1) == valid_y[:, 1]) & (logits[2].argmax(1) == valid_y[:, 2])
     metrics = {
@@ -162,8 +257,8 @@ def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--out-dir", type=Path, default=Path("models"))
     p.add_argument("--n", type=int, default=DataSpec.n, help="simulated training photos (seed 1)")
-    p.add_argument("--locator-epochs", type=int, default=5)
-    p.add_argument("--card-epochs", type=int, default=18)
+    p.add_argument("--locator-epochs", type=int, default=14)
+    p.add_argument("--card-epochs", type=int, default=24)
     p.add_argument("--seed", type=int, default=0, help="torch and augmentation seed")
     p.add_argument("--only", choices=("locator", "cards"), help="train one model")
     p.add_argument("--smoke", action="store_true", help="tiny run (40 photos, 1 epoch each)")
@@ -180,14 +275,20 @@ def main(argv: list[str] | None = None) -> None:
     if args.only in (None, "cards"):
         run_cards(data, spec, args.out_dir / "snorkeling-cards.onnx", args.card_epochs, args.seed)
     if args.only in (None, "locator"):
-        net, info = train_locator(data, args.locator_epochs, args.seed)
-        params = sum(q.numel() for q in net.parameters())
-        info |= {"photos": spec.n, "data_seed": spec.seed, "stress_every": spec.stress_every,
-                 "torch_seed": args.seed, "params": params, "data_s": round(t_data, 1),
-                 "command": "python -m vision.training.train_snorkeling --out-dir " + str(args.out_dir)}  # fmt: skip
         out = args.out_dir / "snorkeling-locator.onnx"
-        export_locator(net, out, spec, info)
-        _keep_weights(net, out)
+        command = f"python -m vision.training.train_snorkeling --out-dir {args.out_dir} --only locator"
+
+        def keep(net: torch.nn.Module, info: dict) -> None:  # each epoch's model: a long run may be cut short
+            params = sum(q.numel() for q in net.parameters())
+            info |= {"photos": spec.n, "data_seed": spec.seed, "stress_every": spec.stress_every,
+                     "planned_epochs": args.locator_epochs, "torch_seed": args.seed, "params": params,
+                     "data_s": round(t_data, 1), "command": command}  # fmt: skip
+            export_locator(net, out, spec, info)
+            _keep_weights(net, out)
+            net.to(memory_format=torch.channels_last)
+
+        net, info = train_locator(data, args.locator_epochs, args.seed, on_epoch=keep)
+        params = sum(q.numel() for q in net.parameters())
         print(f"wrote {out} ({out.stat().st_size / 1024:.0f} KiB, {params} parameters)", flush=True)
     print(f"done in {time.perf_counter() - t0:.0f} s", flush=True)
 

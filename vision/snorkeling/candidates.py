@@ -1,0 +1,87 @@
+"""Where on each region of the mats map the card model looks for a mat.
+
+A region is a mat with its pile, but its outline can mislead: cards peeking out or a blob-shaped
+region turn its long axis a quarter round, and a hand of cards or a second mat touching it moves
+its centre off the mat. So each region is read at its centre along both axes, and a region longer
+than a mat also at its two ends; the spots the card model reads most surely as mats are kept,
+never two on one mat.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.snorkeling.crops import Spot
+
+TURNS = (0.0, 90.0)  # the region's own axis, and across it
+LONG_REGION = 1.35  # mat lengths: a region this long may hold a mat at one end (a hand beside it, two mats)
+FAR_APART = 4.0  # mat lengths: every diver's mat lies nearer than this to another (3.3 at most in 1,481)
+MIN_APART = 0.6  # mat lengths: two mats' centres lie at least this far apart (a mat is 0.72 as wide as long)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    spot: Spot  # at the mats' common size
+    region: int  # which region of the map it comes from
+    own: bool  # the region's own centre and axis
+    weak: bool  # a region the net was unsure of
+
+    @property
+    def plain(self) -> bool:
+        """The spot of a region the net is sure of, where it lies: the likeliest place of a mat."""
+        return self.own and not self.weak
+
+
+def candidates(regions: Sequence[Spot], mat_long: float, weak: Sequence[bool] = ()) -> list[Candidate]:
+    """The spots to read on each region (``regions``: each region's rectangle, view px; ``weak``:
+    whether the net was unsure of it)."""
+    out = []
+    weak = list(weak) or [False] * len(regions)
+    for i, s in enumerate(regions):
+        centres = [(s.x, s.y)]
+        if s.long > LONG_REGION * mat_long:
+            a, reach = math.radians(s.angle), (s.long - mat_long) / 2
+            centres += [(s.x + k * reach * math.cos(a), s.y + k * reach * math.sin(a)) for k in (-1, 1)]
+        for j, (x, y) in enumerate(centres):
+            for turn in TURNS:
+                out.append(Candidate(Spot(x, y, mat_long, s.angle + turn), i, j == 0 and turn == 0, weak[i]))
+    return out
+
+
+def choose(
+    sure: np.ndarray,
+    found: Sequence[Candidate],
+    mat_long: float,
+    least: float,
+    least_other: float,
+) -> list[int]:
+    """Which candidates are mats: the surest first (``sure``: the card model's probability that each
+    is a mat), each at least ``least`` sure (``least_other`` for a spot other than a sure region's
+    own) and ``MIN_APART`` from those already kept."""
+    kept: list[int] = []
+    for k in np.argsort(-sure, kind="stable").tolist():
+        s = found[k].spot
+        if sure[k] < (least if found[k].plain else least_other):
+            continue
+        if all(
+            math.hypot(s.x - found[j].spot.x, s.y - found[j].spot.y) >= MIN_APART * mat_long for j in kept
+        ):
+            kept.append(k)
+    return kept
+
+
+def near_the_others(kept: list[int], found: Sequence[Candidate], mat_long: float) -> list[int]:
+    """``kept`` less the spots farther than ``FAR_APART`` from every other one (a card or a box at
+    the photo's edge, far from the table), when at least two spots lie near one another."""
+    far = []
+    for k in kept:
+        s = found[k].spot
+        d = [math.hypot(s.x - found[j].spot.x, s.y - found[j].spot.y) for j in kept if j != k]
+        far.append(min(d, default=math.inf) > FAR_APART * mat_long)
+    if sum(not f for f in far) < 2:
+        return kept
+    return [k for k, f in zip(kept, far, strict=True) if not f]
