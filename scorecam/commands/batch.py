@@ -44,8 +44,9 @@ DEFAULT_CSV = "scorecam-results.csv"
     "--objectives",
     "objectives",
     multiple=True,
-    metavar="'circle=PLUS/MINUS square=PLUS/MINUS'",
-    help="the objectives of the Mediterráneo sea photos (a folder's objectives.txt wins over them)",
+    metavar="OBJECTIVES",
+    help="the objectives of the Mediterráneo sea photos, 'circle=PLUS/MINUS square=PLUS/MINUS' "
+    "(a folder's objectives.txt wins over them)",
 )
 @click.option(
     "--first", type=click.Choice(["circle", "square"]), help="who chose a Mediterráneo objective first"
