@@ -31,7 +31,7 @@ PY_VERSION := import sys; print("Python %s at %s" % (sys.version.split()[0], sys
 PY_TOO_OLD = make: scorecam needs Python 3.11 or newer, but PYTHON=$(PYTHON) is $${found:-not a Python that runs}; \
 	pick another with: make PYTHON=python3.12 $(or $(MAKECMDGOALS),setup)
 
-.PHONY: setup demo test test-slow lint clean samples kits contact-sheets bench-synth model-mondo model-mediterraneo eval-mediterraneo model-snorkeling eval-snorkeling eval-mondo eval-stress eval-unseen bench-read bench-start bench-batch
+.PHONY: setup demo test test-slow lint clean samples kits contact-sheets bench-synth model-mondo model-mediterraneo eval-mediterraneo model-snorkeling eval-snorkeling model-mediatore eval-mediatore eval-mondo eval-stress eval-unseen bench-read bench-start bench-batch
 
 setup: $(STAMP)
 
@@ -62,6 +62,9 @@ demo: $(STAMP)
 	rm -f out/snorkeling-game.json
 	$(BIN)/scorecam score samples/snorkeling/snorkeling-s9900-00000.jpg --players 3=Anna 5=Ben \
 		--totals out/snorkeling-game.json --annotate out/annotated/snorkeling-s9900-00000.png
+	@# one side's won Mediatore cards: every card whose corner shows read, its points counted in thirds
+	$(BIN)/scorecam score samples/mediatore/mediatore-s9902-00002.jpg --game mediatore \
+		--annotate out/annotated/mediatore-s9902-00002.png
 	@# a Mediterráneo sea, scored by the objectives its truth file names: each octopus's arrow on the picture
 	$(BIN)/scorecam score samples/mediterraneo/mediterraneo-s9900-00001.jpg \
 		--objectives circle=crab/jellyfish square=ray/fish --first circle \
@@ -86,6 +89,8 @@ samples: $(STAMP)
 	$(BIN)/scorecam synth mediterraneo --n 10 --seed 9900 --out samples/mediterraneo --long-side 1600 --jobs 2
 	rm -rf samples/snorkeling
 	$(BIN)/scorecam synth snorkeling --n 6 --seed 9900 --out samples/snorkeling --long-side 2000 --jobs 2
+	rm -rf samples/mediatore
+	$(BIN)/scorecam synth mediatore --n 3 --seed 9902 --out samples/mediatore --long-side 1600 --jobs 1
 
 # Printable kits (not committed: `make kits` writes them to kits/).
 kits: $(STAMP)
@@ -137,6 +142,19 @@ eval-snorkeling: $(STAMP)
 	$(BIN)/scorecam eval build/final-snork-9646 --out build/eval-snorkeling.json
 	$(BIN)/scorecam synth snorkeling --n 60 --seed 9647 --stress --out build/final-snork-9647 --jobs 2
 	$(BIN)/scorecam eval build/final-snork-9647 --out build/eval-snorkeling-stress.json
+
+# Train the Mediatore corner locator and corner model (seed 1 photos, one process, one torch thread).
+model-mediatore: $(TRAIN_STAMP)
+	$(BIN)/python -m vision.training.train_mediatore --out-dir $(MODELS) $(TRAIN_ARGS)
+
+# The Mediatore figures of models/README.md: held-out 12 MP photos (seeds 9650 and 9651, never used in
+# training or development; EVAL_MEDIATORE_N photos of seed 9650).
+EVAL_MEDIATORE_N ?= 300
+eval-mediatore: $(STAMP)
+	$(BIN)/scorecam synth mediatore --n $(EVAL_MEDIATORE_N) --seed 9650 --out build/heldout-mediatore-9650 --jobs 2
+	$(BIN)/scorecam eval build/heldout-mediatore-9650 --out build/eval-mediatore.json
+	$(BIN)/scorecam synth mediatore --n 100 --seed 9651 --stress --out build/stress-mediatore-9651 --jobs 2
+	$(BIN)/scorecam eval build/stress-mediatore-9651 --out build/eval-mediatore-stress.json
 
 # The figures of models/README.md: 500 held-out 12 MP photos (seed 9005, never used in training or development).
 # Read with each island's grid as its game states it (3x3, or 4x4 for two players), then guessed.

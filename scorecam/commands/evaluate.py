@@ -54,6 +54,10 @@ def evaluate(folder: Path, out: Path | None, as_json: bool, limit: int | None, g
 
     if snorkeling.is_snorkeling_folder(folder):  # Snorkeling tables: the round reader's figures
         measure, eval_table = snorkeling.evaluate, snorkeling.eval_table
+    from scorecam import evaluate_mediatore as cards
+
+    if cards.is_mediatore_folder(folder):  # one side's won Mediatore cards: the card reader's figures
+        measure, eval_table = cards.evaluate, cards.eval_table
     try:
         result = measure(folder, limit=limit, grid_given=grid_mode == "given")
     except ValueError as error:

@@ -45,9 +45,9 @@ from scorecam.errors import Exit, InputError
 )
 @click.option(
     "--game",
-    type=click.Choice(["mondo", "snorkeling"]),
+    type=click.Choice(["mondo", "snorkeling", "mediatore"]),
     help="what the photos show (default: a Mondo island or a Mediterráneo sea; "
-    "--players or --totals mean a Snorkeling table)",
+    "--players or --totals mean a Snorkeling table; mediatore: one side's won cards)",
 )
 def score(
     files: tuple[Path, ...],
@@ -91,6 +91,7 @@ def score(
                 running,
                 sea,
                 snorkeling,
+                game == "mediatore",
             )
         except InputError as error:
             print(f"scorecam: {error}", file=sys.stderr)
@@ -116,6 +117,7 @@ def _score_one(
     running=None,
     sea=None,
     snorkeling: bool = False,
+    mediatore: bool = False,
 ):
     """The report of one file, None for a file skipped with a word on stderr; a Snorkeling round is
     named by ``names`` (mat: name) and added to the ``running`` game of --totals."""
@@ -123,6 +125,13 @@ def _score_one(
     from scorecam.commands.snorkeling import is_round, name_round
     from scorecam.photos import score_photo_file
 
+    if photo and mediatore:
+        from scorecam.mediatore_photos import score_side_photo_file, write_side_annotation
+
+        report, read = score_side_photo_file(path)
+        if picture is not None:
+            report["annotated"] = str(write_side_annotation(picture, path, read, report))
+        return report
     if photo and snorkeling:
         from scorecam.snorkeling_photos import score_round_photo_file, write_round_annotation
 
@@ -205,6 +214,11 @@ def _show(report: dict, heading: Path | None) -> None:
     lines = [f"== {heading}"] if heading is not None else []
     if lines:
         show(lines)
-    show_report(report)
+    if report.get("game") == "mediatore" and "cards_read" in report:  # one side's cards, from a photo
+        from scorecam.mediatore_photos import side_layout
+
+        show(side_layout(report))
+    else:
+        show_report(report)
     tail = [f"annotated picture: {report['annotated']}"] if "annotated" in report else []
     show([*tail, ""])

@@ -1,0 +1,169 @@
+"""Find every card corner whose index shows in a photo of won Mediatore cards.
+
+The locator net (``models/mediatore-locator.onnx``) draws two maps of a picture: each corner box
+whose rank index and suit symbol show, shrunk about its centre so that the boxes of a row of
+overlapping cards stay apart, and a small disk at each box's centre. Each region of the corners map
+is one corner (a region holding two centre disks is two corners run together, split between them);
+its heat-weighted second moments, grown back by the shrink, give the box's centre, long side and
+axis (``crops.Spot``), which is all the corner model's crop needs.
+
+Read scale-free: the whole photo is searched at the net's input size (512 px long side); where the
+corners come out small (cards far away, a loose heap in a corner of the frame), the part of the
+photo that holds them is searched again, zoomed so that the boxes come out ~30 px long (from a finer
+decode of the photo where the reduced view is not enough).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from vision.locator_net import LocatorModel, load_locator_model, run_locator
+from vision.mediatore.crops import CARD_MM, CORNER_MM, Spot
+from vision.photo_io import Photo
+
+MODEL_NAME = "mediatore-locator.onnx"
+CORNER_MIN = 0.65  # a map pixel belongs to a corner's region from this probability
+CENTRE_MIN = 0.5
+MIN_AREA = 2  # map px: a smaller region is noise
+SMALL_BOX = 28.0  # input px: corner boxes whose long side is under this are searched again, zoomed
+ZOOM_LONG_MAX = 1600  # the zoomed look's picture, long side at most (px)
+TARGET_BOX = 30.0  # input px: the zoomed look brings the corner boxes to about this long side
+CARD_MARGIN = CARD_MM[1] / CORNER_MM[1]  # the zoomed look reaches this many box long sides beyond the corners
+
+
+@lru_cache(maxsize=2)
+def load_locator(path: str | None = None) -> LocatorModel:
+    return load_locator_model(path, MODEL_NAME, task="mediatore-locator")
+
+
+@dataclass(frozen=True)
+class Corner:
+    """A corner box found, in the photo's reduced view: where it lies (its long side that of the whole
+    box), how sure the map is, and its size in map pixels."""
+
+    spot: Spot
+    score: float
+    area: int
+    elongation: float  # long side over short side of the region: near 1, its axis is doubtful
+
+
+@dataclass(frozen=True)
+class Found:
+    corners: tuple[Corner, ...]
+    zoomed: bool  # whether the second, zoomed look was taken
+
+
+def _split(
+    labels: np.ndarray, i: int, box: tuple[int, int, int, int], centres: np.ndarray
+) -> list[np.ndarray]:
+    """The pixels (x, y) of region ``i``, one array per centre disk it holds (one when it holds <= 1)."""
+    x, y, bw, bh = box
+    ys, xs = np.nonzero(labels[y : y + bh, x : x + bw] == i)
+    pts = np.column_stack([xs + x, ys + y]).astype(np.float32)
+    inside = [
+        c for c in centres if x <= c[0] < x + bw and y <= c[1] < y + bh and labels[int(c[1]), int(c[0])] == i
+    ]
+    if len(inside) < 2:
+        return [pts]
+    seeds = np.array(inside, np.float32)
+    nearest = np.argmin(((pts[:, None, :] - seeds[None]) ** 2).sum(-1), 1)
+    return [pts[nearest == k] for k in range(len(seeds)) if (nearest == k).sum() >= MIN_AREA]
+
+
+def _moments(pts: np.ndarray, heat: np.ndarray) -> tuple[Spot, float]:
+    """A region's centre, long side and axis from its heat-weighted second moments (steadier than a
+    rectangle around a few pixels): a filled L x W box has variances L^2 / 12 and W^2 / 12."""
+    w = heat[pts[:, 1].astype(int), pts[:, 0].astype(int)].astype(np.float64)
+    w = w / w.sum()
+    c = (pts * w[:, None]).sum(0)
+    d = pts - c
+    cov = (d * w[:, None]).T @ d + np.eye(2) / 12.0  # each pixel is a unit square
+    values, vectors = np.linalg.eigh(cov)
+    long = float(np.sqrt(12.0 * values[1]))
+    axis = vectors[:, 1]
+    angle = float(np.degrees(np.arctan2(axis[1], axis[0])))
+    return Spot(float(c[0]), float(c[1]), long, angle), float(np.sqrt(values[1] / max(values[0], 1e-9)))
+
+
+def _corners(
+    maps: np.ndarray, names: list[str], to_view: float, shift: float, origin: np.ndarray, shrink: float
+) -> list[Corner]:
+    heat = maps[names.index("corners")]
+    centre_map = maps[names.index("centres")]
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(
+        (heat > CORNER_MIN).astype(np.uint8), connectivity=4
+    )
+    n_c, _, c_stats, c_xy = cv2.connectedComponentsWithStats(
+        (centre_map > CENTRE_MIN).astype(np.uint8), connectivity=8
+    )
+    centres = c_xy[1:][c_stats[1:, cv2.CC_STAT_AREA] >= 1]
+    out = []
+    for i in range(1, count):
+        x, y, bw, bh, area = (int(v) for v in stats[i])
+        if area < MIN_AREA:
+            continue
+        for pts in _split(labels, i, (x, y, bw, bh), centres):
+            s, elongation = _moments(pts, heat)
+            score = float(heat[pts[:, 1].astype(int), pts[:, 0].astype(int)].mean())
+            view = Spot(
+                (s.x + shift) * to_view + origin[0],
+                (s.y + shift) * to_view + origin[1],
+                s.long * to_view / shrink,
+                s.angle,
+            )
+            out.append(Corner(view, score, len(pts), elongation))
+    return out
+
+
+def _search(
+    model: LocatorModel, image: np.ndarray, factor: float, origin: np.ndarray, unit: float = 1.0
+) -> list[Corner]:
+    """The corners in ``image`` (a part of the view whose top-left is ``origin``; ``unit`` view px per
+    image px) looked at ``factor`` picture px per image px."""
+    h, w = image.shape[:2]
+    size = (max(16, round(w * factor)), max(16, round(h * factor)))
+    picture = cv2.resize(image, size, interpolation=cv2.INTER_AREA if factor < 1 else cv2.INTER_LINEAR)
+    maps = run_locator(model, picture)
+    out = model.meta["outputs"]["maps"]
+    stride, offset = float(out["stride"]), float(out["offset"])
+    # map px j lies at picture px j * stride + offset, view px (j * stride + offset) / factor
+    to_view = stride / factor * unit
+    return _corners(maps, out["channels"], to_view, offset / stride, origin, float(out["box_shrink"]))
+
+
+def locate_corners(photo: Photo, model: LocatorModel | None = None) -> Found:
+    """The corners in ``photo`` whose index shows (view px of ``photo.image``)."""
+    model = model or load_locator()
+    long_side = int(model.meta["input"]["long_side"])
+    zoom = float(model.meta["input"].get("zoom", 2.0))
+    view = photo.image
+    view_long = max(view.shape[:2])
+    f = long_side / view_long
+    found = _search(model, view, f, np.zeros(2))
+    if found:
+        box_view = float(np.median([c.spot.long for c in found]))
+        if box_view * f >= SMALL_BOX:
+            return Found(tuple(found), False)
+        pts = np.array([[c.spot.x, c.spot.y] for c in found])
+        margin = CARD_MARGIN * box_view
+        x0, y0 = np.maximum(0, pts.min(0) - margin).astype(int)
+        x1, y1 = np.minimum([view.shape[1], view.shape[0]], pts.max(0) + margin).astype(int)
+        factor = max(zoom * f, TARGET_BOX / box_view)  # picture px per view px: boxes TARGET_BOX long
+    else:
+        x0, y0, x1, y1 = 0, 0, view.shape[1], view.shape[0]
+        factor = zoom * f
+    factor = min(factor, ZOOM_LONG_MAX / max(x1 - x0, y1 - y0))
+    if factor <= f * 1.2:
+        return Found(tuple(found), False)
+    # from a finer decode where the look needs more than the view has (small cards in a 12 MP photo)
+    fine, fine_scale = photo.at_scale(photo.scale / factor) if factor > 1 else (view, photo.scale)
+    g = photo.scale / fine_scale  # fine px per view px
+    part = fine[int(y0 * g) : int(y1 * g), int(x0 * g) : int(x1 * g)]
+    zoomed = _search(model, part, factor / g, np.array([x0, y0], np.float64), unit=1.0 / g)
+    if len(zoomed) >= len(found):
+        return Found(tuple(zoomed), True)
+    return Found(tuple(found), False)

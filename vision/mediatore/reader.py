@@ -1,0 +1,232 @@
+"""Photo in, one side's won Mediatore cards out: find every card corner whose index shows, read each
+corner's rank and suit with the corner model in one batch, and make the corners into cards.
+
+    cards, reading = read_cards(photo)      # a Photo, a path, or a BGR image
+    cards                                   # the cards read (scoring.mediatore.Card), each once
+    reading.cards                           # CardRead per card: confidence, where its corners lie
+    reading.flags                           # doubtful readings in words; reading.status "ok" or "check"
+
+Each of the 40 cards is read at most once: the two corners of one card (the top-left and the
+bottom-right, a card's diagonal apart and parallel) that read the same card are one card; two
+corners elsewhere that read the same card are a duplicate, kept once and flagged (one of them is a
+misread). A corner the model reads as "none" (not a corner, or too covered to read) is dropped: a
+card whose corners are hidden is not seen, never guessed, and so is a corner whose likeliest card
+is under READ_MIN (flagged). Each corner is cut along the axis the locator found and across it,
+each crop read as it is and turned half round (a corner box's axis has no way up), averaged, the
+surer of the two kept.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from scoring.mediatore import DECK, Card
+from vision.errors import PhotoError
+from vision.mediatore.crops import PAIR_DISTANCE, Spot, crop_corner
+from vision.mediatore.locate import Corner, LocatorModel, locate_corners
+from vision.onnx_model import OnnxModel, load_model, models_dir
+from vision.photo_io import Photo, decode_photo, read_photo
+
+CORNER_MODEL = "mediatore-corners.onnx"
+SURE = 0.9  # a card read below this probability is flagged
+NOT_A_CORNER = 0.5  # a corner read "none" with this probability is dropped
+READ_MIN = 0.5  # a corner whose likeliest card is below this is not read (counted unreadable, never guessed)
+SAME_SPOT = 0.5  # two corners closer than this (box long sides) are one corner found twice
+PAIR_TOLERANCE = 0.3  # a card's two corners lie PAIR_DISTANCE box long sides apart, to this share
+PAIR_TURN = 25.0  # ... and parallel, to this many degrees
+TRICK = 4
+LOOKS = ((1.0, 0.0), (1.0, 90.0))  # (size, turn) of each crop of a corner
+NO_CARDS = "no Mediatore cards found: no card corner whose index shows"
+
+
+@dataclass(frozen=True)
+class CornerRead:
+    """One corner found and read: where (view px), the likeliest card and its probability, the next."""
+
+    spot: Spot
+    card: Card | None  # None: read "not a corner", or no card surely enough (``unsure``)
+    confidence: float
+    second: Card
+    second_confidence: float
+    unsure: bool = False  # a corner, but no card read from it surely enough to count
+
+
+@dataclass(frozen=True)
+class CardRead:
+    card: Card
+    confidence: float
+    second: Card  # the likeliest other reading of its surest corner
+    second_confidence: float
+    corners: tuple[Spot, ...]  # its corners read (view px): one, or both
+    duplicate: bool  # read at more than one place that cannot be its two corners
+
+
+@dataclass(frozen=True)
+class CardsReading:
+    cards: tuple[CardRead, ...]  # in deck order
+    corners_found: int  # corners the locator found, read or not
+    flags: tuple[str, ...]
+    view_scale: float  # full-size px per px of the reduced view the spots are in
+    timing_ms: dict[str, float]
+
+    @property
+    def status(self) -> str:
+        return "check" if self.flags else "ok"
+
+
+def load_corner_model(path: str | None = None) -> OnnxModel:
+    return load_model(path or models_dir() / CORNER_MODEL)
+
+
+def _crops(photo: Photo, spots: list[Spot], model: OnnxModel) -> np.ndarray:
+    """Each spot's crop, cut from a decode of the photo fine enough for the model (``crop_k``)."""
+    size = model.input_size
+    span = float(model.metadata["input"]["crop_span"])
+    k_lo, k_hi = (float(v) for v in model.metadata["input"]["crop_k"])
+    box_long = float(np.median([s.long for s in spots]))
+    # full-size px per crop px at the boxes' size; the coarsest decode (the fastest) that still has
+    # k_lo px or more per crop px: libjpeg's 1/1, 1/2, 1/4, 1/8 give k in [k_lo, 2 k_lo)
+    wanted = span * box_long * photo.scale / size
+    fine, fine_scale = photo.at_scale(max(1.0, wanted / k_lo))
+    to_fine = photo.scale / fine_scale
+    crops = []
+    for spot in spots:
+        s = spot.scaled(to_fine)
+        half = int(span * s.long * 0.75) + 4
+        x0, y0 = max(0, int(s.x) - half), max(0, int(s.y) - half)
+        region = fine[y0 : max(y0 + 1, int(s.y) + half), x0 : max(x0 + 1, int(s.x) + half)]
+        local = Spot(s.x - x0, s.y - y0, s.long, s.angle)
+        k = span * s.long / size
+        if k > k_hi and region.size:  # bring the region to the crop's scale first: no aliasing in the warp
+            shrink = (k_lo + k_hi) / 2 / k
+            region = cv2.resize(region, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+            local = local.scaled(shrink)
+        crops.append(crop_corner(region, local, size, span))
+    return np.stack(crops) if crops else np.zeros((0, size, size, 3), np.uint8)
+
+
+def _run(model: OnnxModel, crops: np.ndarray) -> dict[str, np.ndarray]:
+    """Probabilities per head, each crop averaged with itself turned half round."""
+    n = len(crops)
+    out = model.run(np.ascontiguousarray(np.concatenate([crops, crops[:, ::-1, ::-1]])))
+    return {name: (p[:n] + p[n:]) / 2 for name, p in out.items()}
+
+
+def _corner(model: OnnxModel, spot: Spot, rank: np.ndarray, suit: np.ndarray) -> CornerRead:
+    ranks, suits = model.heads["rank"], model.heads["suit"]
+    p = np.array([rank[ranks.index(c.rank)] * suit[suits.index(c.suit)] for c in DECK])
+    order = np.argsort(p)[::-1]
+    corner = float(rank[ranks.index("none")]) < NOT_A_CORNER
+    sure = corner and float(p[order[0]]) >= READ_MIN
+    best = DECK[order[0]] if sure else None
+    return CornerRead(spot, best, float(p[order[0]]), DECK[order[1]], float(p[order[1]]), corner and not sure)
+
+
+def _pair(a: Spot, b: Spot) -> bool:
+    """Whether two corner boxes can be the two corners of one card."""
+    long = (a.long + b.long) / 2
+    d = float(np.hypot(a.x - b.x, a.y - b.y)) / long
+    turn = abs((a.angle - b.angle + 90.0) % 180.0 - 90.0)
+    return abs(d - PAIR_DISTANCE) <= PAIR_TOLERANCE * PAIR_DISTANCE and turn <= PAIR_TURN
+
+
+def _distinct(spots: list[Spot]) -> list[Spot]:
+    """One spot per place: a corner found twice (two looks, a region split) counts once."""
+    out: list[Spot] = []
+    for s in spots:
+        if all(np.hypot(s.x - o.x, s.y - o.y) > SAME_SPOT * (s.long + o.long) / 2 for o in out):
+            out.append(s)
+    return out
+
+
+def _cards(reads: list[CornerRead]) -> tuple[list[CardRead], list[str]]:
+    by_card: dict[Card, list[CornerRead]] = {}
+    for r in reads:
+        if r.card is not None:
+            by_card.setdefault(r.card, []).append(r)
+    cards, flags = [], []
+    for card in sorted(by_card, key=DECK.index):
+        group = sorted(by_card[card], key=lambda r: -r.confidence)
+        places = _distinct([r.spot for r in group])
+        duplicate = len(places) > 2 or (len(places) == 2 and not _pair(*places))
+        best = group[0]
+        cards.append(
+            CardRead(card, best.confidence, best.second, best.second_confidence, tuple(places), duplicate)
+        )
+        if duplicate:
+            flags.append(
+                f"{card.id}: read at {len(places)} places (the deck has one): one of them is another card"
+            )
+        elif best.confidence < SURE:
+            flags.append(
+                f"{card.id}: read at {best.confidence:.0%}, perhaps {best.second.id} ({best.second_confidence:.0%})"
+            )
+    return cards, flags
+
+
+def read_cards(
+    image: Photo | np.ndarray | str | Path,
+    *,
+    locator: LocatorModel | None = None,
+    corners: OnnxModel | None = None,
+) -> tuple[tuple[Card, ...], CardsReading]:
+    """The cards whose corner shows in ``image`` and how they were read; a PhotoError when none is found."""
+    t0 = time.perf_counter()
+    photo = _as_photo(image)
+    found = locate_corners(photo, locator)
+    t1 = time.perf_counter()
+    if not found.corners:
+        raise PhotoError(NO_CARDS, kind="no_board")
+    model = corners or load_corner_model()
+    spots = [c.spot for c in found.corners]
+    # a small region's axis and size are doubtful: each corner is read along its axis and across it,
+    # and a little smaller and larger, the surest reading kept
+    looks = [[replace(s, long=s.long * k, angle=s.angle + turn) for k, turn in LOOKS] for s in spots]
+    probs = _run(model, _crops(photo, [look for group in looks for look in group], model))
+    t2 = time.perf_counter()
+    reads = []
+    for i, group in enumerate(looks):
+        j = i * len(LOOKS)
+        candidates = [
+            _corner(model, look, probs["rank"][j + k], probs["suit"][j + k]) for k, look in enumerate(group)
+        ]
+        reads.append(max(candidates, key=lambda r: (r.card is not None, r.confidence)))
+    if not any(r.card for r in reads):
+        raise PhotoError(NO_CARDS, kind="no_board")
+    cards, flags = _cards(reads)
+    unsure = len(_distinct([r.spot for r in reads if r.unsure]))
+    if unsure:
+        flags.append(f"{unsure} corner{'s' if unsure > 1 else ''} found but not read surely enough to count")
+    if len(cards) % TRICK:
+        flags.append(
+            f"{len(cards)} cards read: a side wins whole tricks of {TRICK}, so some corners may be hidden "
+            "(spread the cards so that every corner shows)"
+        )
+    flags = [f"{n[:1].upper()}{n[1:]}: check every card" for n in photo.notes] + flags
+    reading = CardsReading(
+        cards=tuple(cards),
+        corners_found=len(found.corners),
+        flags=tuple(flags),
+        view_scale=photo.scale,
+        timing_ms={"locate": (t1 - t0) * 1000, "corners": (t2 - t1) * 1000},
+    )
+    return tuple(c.card for c in cards), reading
+
+
+def _as_photo(image: Photo | np.ndarray | str | Path) -> Photo:
+    if isinstance(image, Photo):
+        return image
+    if isinstance(image, np.ndarray):
+        ok, data = cv2.imencode(".png", image)
+        if not ok:
+            raise PhotoError("cannot encode this image")
+        return decode_photo(data.tobytes())
+    return read_photo(image)
+
+
+__all__ = ["CardRead", "CardsReading", "Corner", "CornerRead", "read_cards"]

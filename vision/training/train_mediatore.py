@@ -1,0 +1,271 @@
+"""Train the Mediatore corner locator and corner model on simulated photos, export both to ONNX.
+
+    python -m vision.training.train_mediatore --out-dir models
+    python -m vision.training.train_mediatore --out-dir /tmp/smoke --smoke   # a few minutes
+
+Both models learn from one cached data set (``mediatore_data``): the locator (the Mondo locator's
+small U-net, ``train_locator.LocatorNet``) draws two maps from the whole photo at 512 px long side
+or from a twice-larger window (the reader's zoomed look): every corner box whose index shows
+(shrunk) and a disk at its centre; the corner model (the Mondo tile model's plain CNN,
+``mondo_tiles_model.TileNet``, on 48 px crops) reads a corner's rank (or "none": not a corner, or
+one too covered to read) and suit. Training photos use seeds below 9000 only; sizes,
+normalisation and labels go into each file's "scorecam" metadata. One process, one torch thread.
+With ``--fine-photos N`` the corner model also learns from N photos rendered at 3200 px
+(``mediatore_data.FINE``, crops only): the sharper corners of a 12 MP photo (not used for the
+shipped model: too slow to render on the shared machine).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from vision.mediatore.heads import HEADS, LOCATOR_CHANNELS
+from vision.training import train_locator as loc
+from vision.training.common import ROOT, build_data, export_crop_model, fit_crop_model, one_cycle, step
+from vision.training.export_onnx import scorecam_metadata
+from vision.training.mediatore_data import FINE, DataSpec, LocatedSpec, build_dataset, build_located
+from vision.training.mondo_tiles_model import TileNet, TrainConfig, parameter_count
+
+CORNER_BLOCKS = ((16, 2), (32, 2), (32, 1), (64, 2), (64, 1))  # 48 px -> 6 x 6
+CORNER_POOL = 3
+VALID_SHARE = 20  # photos 0 .. n/20 - 1 are validation
+WINDOW = (224, 320)  # the locator trains on windows of the stored pictures (fully convolutional)
+COMMAND = "python -m vision.training.train_mediatore --out-dir "
+
+
+# ------------------------------------------------------------------------------------------ locator
+
+
+def _loss(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    corners = F.binary_cross_entropy_with_logits(logits[:, 0], target[:, 0], weight=1.0 + 3.0 * target[:, 0])
+    centres = F.binary_cross_entropy_with_logits(logits[:, 1], target[:, 1], weight=1.0 + 10.0 * target[:, 1])
+    return corners + centres
+
+
+def _windows(images: np.ndarray, maps: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    h, w = WINDOW
+    y0 = int(rng.integers(0, images.shape[1] - h + 1)) // 2 * 2
+    x0 = int(rng.integers(0, images.shape[2] - w + 1)) // 2 * 2
+    return images[:, y0 : y0 + h, x0 : x0 + w], maps[:, y0 : y0 + h, x0 : x0 + w]
+
+
+@torch.no_grad()
+def evaluate_locator(net: torch.nn.Module, images: np.ndarray, maps: np.ndarray) -> dict:
+    net.eval()
+    losses, inter, union = [], np.zeros(2), np.zeros(2)
+    for k in range(0, len(images), 16):
+        x, y = loc._to_tensors(images[k : k + 16].astype(np.float32), maps[k : k + 16])
+        logits = net(x)
+        losses.append(float(_loss(logits, y)) * len(x))
+        for c in range(2):
+            p, t = logits[:, c] > 0, y[:, c] > 0.5
+            inter[c] += float((p & t).sum())
+            union[c] += float((p | t).sum())
+    iou = inter / np.maximum(union, 1.0)
+    return {
+        "loss": round(sum(losses) / len(images), 4),
+        "corners_iou": round(float(iou[0]), 4),
+        "centres_iou": round(float(iou[1]), 4),
+    }
+
+
+def train_locator(
+    data: dict[str, np.ndarray],
+    epochs: int,
+    seed: int,
+    log=print,
+    start: Path | dict | None = None,
+    lr: float = 4e-3,
+) -> tuple[torch.nn.Module, dict]:
+    """The locator trained for ``epochs`` (from the weights at ``start`` when given: a run continued)."""
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    images = np.concatenate([data["images"], data["win_images"]])
+    maps = np.concatenate([data["maps"], data["win_maps"]])
+    n = len(data["images"])
+    n_val = max(8, n // VALID_SHARE)
+    train_idx = np.concatenate([np.arange(n_val, n), n + np.arange(n_val, n)])
+    val_idx = np.concatenate([np.arange(n_val), n + np.arange(n_val)])
+    batch = 12
+    net = loc.LocatorNet()
+    if start is not None:
+        net.load_state_dict(start if isinstance(start, dict) else torch.load(start))
+    net = net.to(memory_format=torch.channels_last)
+    per_epoch = len(train_idx) // batch
+    opt, sched = one_cycle(net, lr, epochs * per_epoch)
+    t0 = time.perf_counter()
+    val: dict = {}
+    for epoch in range(epochs):
+        net.train()
+        order = rng.permutation(train_idx)
+        total = 0.0
+        for i in range(per_epoch):
+            pick = np.sort(order[i * batch : (i + 1) * batch])
+            x, y = loc._to_tensors(*loc._augment(*_windows(images[pick], maps[pick], rng), rng))
+            total += step(opt, sched, _loss(net(x), y))
+        val = evaluate_locator(net, images[val_idx], maps[val_idx])
+        log(f"  locator epoch {epoch + 1}/{epochs}: train loss {total / per_epoch:.4f}, val {val}"
+            f" ({time.perf_counter() - t0:.0f} s)")  # fmt: skip
+    return net, {"epochs": epochs, "val": val, "train_s": round(time.perf_counter() - t0, 1)}
+
+
+def export_locator(net: torch.nn.Module, out: Path, spec: DataSpec, info: dict) -> None:
+    meta = loc.locator_metadata(
+        "mediatore-locator",
+        spec.input_long,
+        LOCATOR_CHANNELS,
+        info,
+        input_extra={"zoom": spec.window_zoom},
+        maps_extra={"box_shrink": spec.box_shrink},
+    )
+    loc.save_onnx(net, out, (spec.input_short, spec.input_long), meta)
+
+
+# ------------------------------------------------------------------------------------------ corners
+
+
+def run_corners(
+    sets: list[tuple[DataSpec, dict[str, np.ndarray]]], out: Path, epochs: int, seed: int, log=print
+) -> dict:
+    """The corner model on the crops of every set (the first 1/20 of each set's photos: validation)."""
+    spec = sets[0][0]
+    valid = np.concatenate([d["photo"] < max(8, s.n // VALID_SHARE) for s, d in sets])
+    x = torch.from_numpy(np.concatenate([d["crops"] for _, d in sets]))
+    y = torch.from_numpy(np.concatenate([d["labels"] for _, d in sets]).astype(np.int64))
+    train_x, train_y, valid_x, valid_y = x[~valid], y[~valid], x[valid], y[valid]
+    log(f"corners: {len(train_x)} training crops, {len(valid_x)} validation crops")
+    torch.manual_seed(seed)
+    model = TileNet(HEADS, CORNER_BLOCKS, CORNER_POOL, hidden=96)
+    t0 = time.perf_counter()
+    config = TrainConfig(epochs=epochs, batch=64, lr=3e-3, seed=seed, turns=False)  # crops come turned
+    logits, temps, accuracy = fit_crop_model(model, train_x, train_y, valid_x, valid_y, config, HEADS, log)
+    is_corner = valid_y[:, 0] > 0
+    card_right = (logits[0].argmax(1) == valid_y[:, 0]) & (logits[1].argmax(1) == valid_y[:, 1])
+    metrics = {
+        "validation": {k: round(v, 4) for k, v in accuracy.items()},
+        "validation_crops": int(len(valid_x)),
+        "corners": int(is_corner.sum()),
+        "corners_wrong": int((is_corner & ~card_right).sum()),
+        "none_read_as_card": int((~is_corner & (logits[0].argmax(1) > 0)).sum()),
+        "calibration": dict(zip(HEADS, [round(t, 3) for t in temps], strict=True)),
+    }
+    training = {
+        "data": [{"seed": s.seed, "photos": s.n, "render_long_side": s.render_long_side} for s, _ in sets],
+        "stress_every": spec.stress_every,
+        "crops": int(len(train_x)),
+        "epochs": epochs,
+        "torch_seed": seed,
+        "params": parameter_count(model),
+        "train_s": round(time.perf_counter() - t0, 1),
+        "command": COMMAND + str(out.parent),
+    }
+    meta = scorecam_metadata("mediatore-corners", spec.crop_size, HEADS, training, metrics)
+    meta["input"]["crop_span"] = spec.crop_span
+    meta["input"]["crop_k"] = list(spec.crop_k)
+    export_crop_model(model, temps, spec.crop_size, meta, out, valid_x, metrics, log)
+    _keep_weights(model, out)
+    return metrics
+
+
+class _CropSpec:
+    """What the reader's crop cutter needs of a corner model: its input size and crop metadata."""
+
+    def __init__(self, spec: DataSpec) -> None:
+        self.input_size = spec.crop_size
+        self.metadata = {"input": {"crop_span": spec.crop_span, "crop_k": list(spec.crop_k)}}
+
+
+def _located(spec: DataSpec, locator_path: Path, n: int) -> tuple[LocatedSpec, dict[str, np.ndarray]]:
+    """The located crop set of ``n`` photos, found by the locator at ``locator_path``."""
+    import hashlib
+
+    from vision.mediatore.locate import load_locator
+
+    sha = hashlib.sha1(locator_path.read_bytes()).hexdigest()[:12]
+    located = LocatedSpec(n=n, render_long_side=spec.render_long_side, locator_sha=sha)
+    locator = load_locator(str(locator_path))
+    data, _ = build_data(located, build_located, locator=locator, corners=_CropSpec(spec))
+    return located, data
+
+
+def _keep_weights(model: torch.nn.Module, out: Path) -> None:
+    """The torch weights beside the data cache (build/, not shipped)."""
+    path = ROOT / "build" / "mediatore-weights" / f"{out.stem}.pt"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torch.save(model.state_dict(), path)
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--out-dir", type=Path, default=Path("models"))
+    p.add_argument("--n", type=int, default=DataSpec.n, help="simulated training photos (seed 1)")
+    p.add_argument("--locator-epochs", type=int, default=8)
+    p.add_argument("--corner-epochs", type=int, default=12)
+    p.add_argument("--seed", type=int, default=0, help="torch and augmentation seed")
+    p.add_argument("--only", choices=("locator", "corners"), help="train one model")
+    p.add_argument("--smoke", action="store_true", help="tiny run (40 photos, 1 epoch each)")
+    p.add_argument("--data-only", action="store_true")
+    p.add_argument(
+        "--fine-photos", type=int, default=0, help="also train the corner model on N photos at 3200 px"
+    )
+    p.add_argument(
+        "--located-photos",
+        type=int,
+        default=300,
+        help="photos whose located corners the corner model learns from",
+    )
+    p.add_argument("--locator-from", type=Path, help="continue training the locator from these torch weights")
+    p.add_argument("--locator-lr", type=float, default=4e-3, help="the locator's peak learning rate")
+    p.add_argument(
+        "--locator-more-epochs", type=int, default=8, help="then this many more at half the peak (0: none)"
+    )
+    args = p.parse_args(argv)
+    if args.smoke:
+        args.n, args.locator_epochs, args.corner_epochs, args.locator_more_epochs = 40, 1, 1, 1
+    torch.set_num_threads(1)  # a shared machine: one core
+    spec = DataSpec(n=args.n)
+    t0 = time.perf_counter()
+    data, t_data = build_data(spec, build_dataset)
+    sets = [(spec, data)]
+    if args.fine_photos:
+        fine = replace(FINE, n=args.fine_photos)
+        sets.append((fine, build_data(fine, build_dataset)[0]))
+    if args.data_only:
+        return
+    if args.only in (None, "locator"):
+        net, info = train_locator(
+            data, args.locator_epochs, args.seed, start=args.locator_from, lr=args.locator_lr
+        )
+        if args.locator_from is not None:
+            info["continued_from"] = str(args.locator_from)
+        if args.locator_more_epochs:  # a second one-cycle run from the first's weights, at a lower peak
+            first = {k: v.clone() for k, v in net.state_dict().items()}
+            net, more = train_locator(
+                data, args.locator_more_epochs, args.seed, start=first, lr=args.locator_lr / 2
+            )
+            info = {"epochs": [info["epochs"], more["epochs"]], "peak_lr": [args.locator_lr, args.locator_lr / 2],
+                    "val_first": info["val"], "val": more["val"], "train_s": info["train_s"] + more["train_s"]}  # fmt: skip
+        params = sum(q.numel() for q in net.parameters())
+        info |= {"photos": spec.n, "data_seed": spec.seed, "stress_every": spec.stress_every,
+                 "torch_seed": args.seed, "params": params, "data_s": round(t_data, 1),
+                 "command": COMMAND + str(args.out_dir)}  # fmt: skip
+        out = args.out_dir / "mediatore-locator.onnx"
+        export_locator(net, out, spec, info)
+        _keep_weights(net, out)
+        print(f"wrote {out} ({out.stat().st_size / 1024:.0f} KiB, {params} parameters)", flush=True)
+    if args.only in (None, "corners"):
+        if args.located_photos:  # after the locator: crops where it finds corners, as the reader cuts them
+            sets.append(_located(spec, args.out_dir / "mediatore-locator.onnx", args.located_photos))
+        run_corners(sets, args.out_dir / "mediatore-corners.onnx", args.corner_epochs, args.seed)
+    print(f"done in {time.perf_counter() - t0:.0f} s", flush=True)
+
+
+if __name__ == "__main__":
+    main()
