@@ -80,12 +80,16 @@ def read_island_photo(path: Path, *, grid: int | None = None, use_catalog: bool 
     return PhotoIsland(path, reading.island, full, timing, photo)
 
 
-SEA_REASON = "this looks like a Mediterráneo sea, which scorecam does not read from photos yet"
+SEA_REASON = (
+    "this looks like a Mediterráneo sea, not a Mondo island: score it alone with "
+    "scorecam score PHOTO --objectives 'circle=PLUS/MINUS square=PLUS/MINUS'"
+)
 
 
 class SeaPhoto(InputError):
     """A photo with no Mondo island that looks like a Mediterráneo sea: `score` reads it as a sea
-    (scorecam.sea_photos); where nothing reads seas yet, its reason says what the photo shows."""
+    (scorecam.sea_photos); where a Mondo island was wanted (a turn), its reason says what the photo
+    shows and how to score it."""
 
 
 def _looks_like_sea(photo) -> bool:

@@ -174,6 +174,14 @@ def test_a_mediterraneo_photo_is_read_as_a_sea_not_an_island(root, capsys):
         assert err.count("\n") == 1
 
 
+def test_a_turn_given_a_sea_photo_says_how_to_score_it(root, capsys):
+    sea = sorted((root / "samples/mediterraneo").glob("*.jpg"))[0]
+    island = root / "samples/mondo/mondo-s9900-00000.jpg"
+    assert main(["turn", f"Anna={island}", f"Ben={sea}"]) == 4
+    err = capsys.readouterr().err
+    assert "looks like a Mediterráneo sea, not a Mondo island" in err and "--objectives" in err
+
+
 def test_a_photo_with_two_islands_says_where_both_are(tmp_path, capsys):
     pieces = _island_pieces(1, 0) + _island_pieces(2, 260)
     path = _photo_of(pieces, 2, tmp_path, "two.png")

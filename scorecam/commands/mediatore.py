@@ -35,7 +35,9 @@ def load_side(path: Path) -> list[str]:
 
     if is_photo(path):
         raise InputError(
-            str(path), "cards are not read from photos yet; give a JSON list of cards such as '3-denari'"
+            str(path),
+            "a round takes a side's cards as a JSON list (such as '3-denari'), not a photo: read the photo "
+            "with scorecam score PHOTO --game mediatore --json, check its cards, and save its board list",
         )
     data = read_json(path)
     try:
