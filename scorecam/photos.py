@@ -64,7 +64,13 @@ def read_island_photo(path: Path, *, grid: int | None = None, use_catalog: bool 
     except PhotoError as error:
         # a photo decoded through damage: what the decoder saw may be why nothing was found
         damage = f" ({'; '.join(photo.notes)})" if photo is not None and photo.notes else ""
-        if error.kind in ("no_board", "several_boards") and photo is not None and _looks_like_sea(photo):
+        # a photo decoded through damage is not tried as a sea: garbage pixels read as a few cards
+        if (
+            error.kind in ("no_board", "several_boards")
+            and photo is not None
+            and not damage
+            and _looks_like_sea(photo)
+        ):
             raise SeaPhoto(str(path), SEA_REASON, Exit.NO_BOARD) from None
         raise InputError(str(path), error.reason + damage, EXIT_FOR[error.kind]) from None
     scale = np.float32(photo.scale)

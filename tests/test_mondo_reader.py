@@ -174,6 +174,16 @@ def test_a_mediterraneo_photo_is_read_as_a_sea_not_an_island(root, capsys):
         assert err.count("\n") == 1
 
 
+def test_a_damaged_photo_without_an_island_is_not_read_as_a_sea(root, tmp_path, capsys):
+    # garbage pixels from a damaged file read as a few sea cards: the damage is the answer, not a sea
+    data = sorted((root / "samples/mediterraneo").glob("*.jpg"))[0].read_bytes()
+    path = tmp_path / "cut.jpg"
+    path.write_bytes(data[: len(data) * 2 // 3] + b"\xff\xd9")  # libjpeg: premature end of the data
+    assert main(["score", str(path)]) == 4
+    err = capsys.readouterr().err
+    assert "no island found" in err and "damaged JPEG data" in err and "sea" not in err
+
+
 def test_a_turn_given_a_sea_photo_says_how_to_score_it(root, capsys):
     sea = sorted((root / "samples/mediterraneo").glob("*.jpg"))[0]
     island = root / "samples/mondo/mondo-s9900-00000.jpg"
