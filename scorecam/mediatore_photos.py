@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from scorecam.errors import InputError, printable_path
+from scorecam.errors import printable_path
 
 if TYPE_CHECKING:  # numpy is imported where a picture is drawn: `score` on a board file never needs it
     import numpy as np
@@ -26,19 +26,10 @@ INDEX = {"fante": "F", "cavallo": "C", "re": "R"}
 
 def read_side_photo(path: Path) -> tuple[Any, Any, float]:
     """(cards, reading, decode ms) of a photo; an InputError with the reader's reason."""
-    from scorecam.photos import EXIT_FOR
-    from vision.errors import PhotoError
+    from scorecam.photos import read_photo_with
     from vision.mediatore import read_cards
-    from vision.photo_io import read_photo
 
-    start = time.perf_counter()
-    try:
-        photo = read_photo(path)
-        decode_ms = (time.perf_counter() - start) * 1000
-        cards, reading = read_cards(photo)
-    except PhotoError as error:
-        raise InputError(str(path), error.reason, EXIT_FOR[error.kind]) from None
-    return cards, reading, decode_ms
+    return read_photo_with(path, read_cards)
 
 
 def side_report(cards: Any, reading: Any) -> dict[str, Any]:

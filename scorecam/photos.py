@@ -9,6 +9,7 @@ or ``check`` when any reading is doubtful) and ``timing_ms`` (DESIGN.md, "Score 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,21 @@ from vision.errors import PhotoError
 BOARD_SUFFIXES = {".json"}
 PHOTO_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff", ".heic", ".heif"}
 EXIT_FOR = {"unreadable": Exit.UNREADABLE, "no_board": Exit.NO_BOARD, "several_boards": Exit.NO_BOARD}
+
+
+def read_photo_with(path: Path, reader: Callable[[Any], tuple[Any, Any]]) -> tuple[Any, Any, float]:
+    """What a game's `reader` makes of the decoded photo (its two results: what was read, and how),
+    and the decode's ms; the reader's PhotoError as an InputError with its exit code."""
+    from vision.photo_io import read_photo
+
+    start = time.perf_counter()
+    try:
+        photo = read_photo(path)
+        decode_ms = (time.perf_counter() - start) * 1000
+        read, reading = reader(photo)
+    except PhotoError as error:
+        raise InputError(str(path), error.reason, EXIT_FOR[error.kind]) from None
+    return read, reading, decode_ms
 
 
 def is_photo(path: Path) -> bool:

@@ -15,24 +15,15 @@ from typing import Any
 
 import numpy as np
 
-from scorecam.errors import InputError, printable_path
+from scorecam.errors import printable_path
 
 
 def read_round_photo(path: Path) -> tuple[Any, Any, float]:
     """(board, reading, decode ms) of a photo; an InputError with the reader's reason."""
-    from scorecam.photos import EXIT_FOR
-    from vision.errors import PhotoError
-    from vision.photo_io import read_photo
+    from scorecam.photos import read_photo_with
     from vision.snorkeling import read_round
 
-    start = time.perf_counter()
-    try:
-        photo = read_photo(path)
-        decode_ms = (time.perf_counter() - start) * 1000
-        board, reading = read_round(photo)
-    except PhotoError as error:
-        raise InputError(str(path), error.reason, EXIT_FOR[error.kind]) from None
-    return board, reading, decode_ms
+    return read_photo_with(path, read_round)
 
 
 def score_round_photo_file(
