@@ -7,7 +7,8 @@ import pytest
 
 from vision.mondo.grid_match import match_grid
 from vision.mondo.lattice import other_extents
-from vision.mondo.locate import CellsMap, locate_islands, tile_points
+from vision.mondo.lattice_search import tile_points
+from vision.mondo.locate import CellsMap, locate_islands
 from vision.mondo.outline import sane_quad
 from vision.synth.catalog import load_catalog
 from vision.synth.clutter import note_image
@@ -188,7 +189,7 @@ def test_a_grid_outline_thrown_off_by_its_fit_is_not_an_island():
 
 
 def test_fullest_window_is_the_first_window_holding_most_points():
-    from vision.mondo.locate import _fullest_window
+    from vision.mondo.lattice_search import _fullest_window
 
     rng = np.random.default_rng(3)
     for _ in range(300):
