@@ -12,7 +12,8 @@ import pytest
 from vision.geometry import quad_span
 from vision.synth.catalog import load_catalog
 from vision.synth.mondo_island import PlacedTile
-from vision.synth.photo import PhotoStyle, Piece, photograph, piece_footprint
+from vision.synth.photo import PhotoStyle, Piece, photograph
+from vision.synth.piece_drawing import piece_footprint
 from vision.synth.scenes import (
     _footprint_gap,
     mondo_scene,

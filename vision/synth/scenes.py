@@ -29,8 +29,8 @@ from vision.synth.photo import (
     draw_style,
     encode_jpeg,
     photograph,
-    piece_footprint,
 )
+from vision.synth.piece_drawing import piece_footprint
 from vision.synth.world import World, draw_conditions
 
 TILE_MM = 50.0
