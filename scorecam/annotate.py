@@ -520,6 +520,32 @@ def _wrap(text: str, width: float, face: ImageFont.FreeTypeFont) -> list[str]:
     return [*lines, line]
 
 
+def margin_panel(
+    canvas: Image.Image,
+    lines: Sequence[tuple[str, BGR]],
+    long_side: int,
+    size: int,
+    *,
+    step: float = 1.3,
+    gap: int = 0,
+) -> np.ndarray:
+    """The picture (RGB) with a margin added at its right holding `lines` of text, each wrapped to the
+    margin in its colour, `step` sizes apart plus `gap` px after each line: a BGR array. The photo is
+    never drawn over."""
+    face = font(size)
+    margin = max(380, int(0.36 * long_side))
+    panel = Image.new("RGB", (canvas.width + margin, canvas.height), rgb(PANEL_BGR))
+    panel.paste(canvas, (0, 0))
+    draw = ImageDraw.Draw(panel)
+    y = size
+    for text, colour in lines:
+        for part in _wrap(text, margin - 2 * size, face):
+            draw.text((canvas.width + size, y), part, font=face, fill=rgb(colour))
+            y += int(size * step)
+        y += gap
+    return cv2.cvtColor(np.asarray(panel), cv2.COLOR_RGB2BGR)
+
+
 def add_panel(
     photo: np.ndarray, player: dict[str, Any], plan: Plan, inset: np.ndarray | None = None
 ) -> np.ndarray:

@@ -118,18 +118,16 @@ def annotate_side(image: np.ndarray, image_scale: float, reading: Any, report: d
     panel with the cards' points, the thirds and the floor, and the flags. ``image_scale``: full-size
     photo px per px of ``image``."""
     import cv2
-    import numpy as np
     from PIL import Image, ImageDraw
 
-    from scorecam.annotate import (  # _wrap: the Mondo panel's line breaking, by the font's widths
+    from scorecam.annotate import (
         GREEN,
         GREY,
         ORANGE,
-        PANEL_BGR,
         WHITE,
         YELLOW,
-        _wrap,
         font,
+        margin_panel,
         rgb,
         verdict_line,
     )
@@ -161,7 +159,6 @@ def annotate_side(image: np.ndarray, image_scale: float, reading: Any, report: d
         draw.rectangle((x - 3, y - 1, x + w + 3, y + size + 4), fill=(0, 0, 0), outline=rgb(colour))
         draw.text((x, y), text, font=face, fill=rgb(colour))
     panel_size = max(14, long_side // 70)
-    face = font(panel_size)
     aces = [c["card"] for c in report["cards"] if c["thirds"] == 3]
     thirds = [c["card"] for c in report["cards"] if c["thirds"] == 1]
     nothing = len(report["cards"]) - len(aces) - len(thirds)
@@ -174,17 +171,7 @@ def annotate_side(image: np.ndarray, image_scale: float, reading: Any, report: d
     lines.append((text, colour))
     lines += [(f"{i + 1}. {flag}", ORANGE) for i, flag in enumerate(reading.flags[:8])]
     lines.append(("corners: yellow a card with points, green none, orange to check", GREY))
-    margin = max(380, int(0.36 * long_side))
-    pad = panel_size
-    panel = Image.new("RGB", (canvas.width + margin, canvas.height), rgb(PANEL_BGR))
-    panel.paste(canvas, (0, 0))
-    draw = ImageDraw.Draw(panel)
-    y = pad
-    for text, colour in lines:
-        for part in _wrap(text, margin - 2 * pad, face):
-            draw.text((canvas.width + pad, y), part, font=face, fill=rgb(colour))
-            y += int(panel_size * 1.3)
-    return cv2.cvtColor(np.asarray(panel), cv2.COLOR_RGB2BGR)
+    return margin_panel(canvas, lines, long_side, panel_size)
 
 
 def report_points(thirds: int) -> str:

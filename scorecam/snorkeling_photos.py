@@ -76,15 +76,14 @@ def annotate_round(image: np.ndarray, image_scale: float, reading: Any, report: 
     import cv2
     from PIL import Image, ImageDraw
 
-    from scorecam.annotate import (  # _wrap: the Mondo panel's line breaking, by the font's widths
+    from scorecam.annotate import (
         GREEN,
         GREY,
         ORANGE,
-        PANEL_BGR,
         WHITE,
         YELLOW,
-        _wrap,
         font,
+        margin_panel,
         rgb,
         verdict_line,
     )
@@ -138,18 +137,7 @@ def annotate_round(image: np.ndarray, image_scale: float, reading: Any, report: 
     lines.append((text, colour))
     lines += [(f"{i + 1}. {flag}", ORANGE) for i, flag in enumerate(reading.flags[:8])]
     lines.append(("boxes: green a pile read surely, yellow its Beach ended the round, orange to check", GREY))
-    margin = max(380, int(0.36 * long_side))
-    pad = size
-    panel = Image.new("RGB", (canvas.width + margin, canvas.height), rgb(PANEL_BGR))
-    panel.paste(canvas, (0, 0))
-    draw = ImageDraw.Draw(panel)
-    y = pad
-    for text, colour in lines:
-        for part in _wrap(text, margin - 2 * pad, face):
-            draw.text((canvas.width + pad, y), part, font=face, fill=rgb(colour))
-            y += int(size * 1.35)
-        y += size // 3
-    return cv2.cvtColor(np.asarray(panel), cv2.COLOR_RGB2BGR)
+    return margin_panel(canvas, lines, long_side, size, step=1.35, gap=size // 3)
 
 
 def write_round_annotation(output: Path, photo_path: Path, reading: Any, report: dict[str, Any]) -> Path:
