@@ -78,16 +78,12 @@ def fit_lattice(
     centres' lattice coordinates and tile mask."""
     best = None
     fits: dict = {}  # the guesses mostly settle onto the same lattices: fit each once
-    scored: set[bytes] = set()
     for blocks in (False, True):
         if best is not None and best[0][0]:
             break  # a camera-plausible lattice: no need to read the outline as a part of a grid
         for g in lattice_guesses(pts, quad0, grid, blocks, fits):
             # a tile a cell beyond the rest is where a fit extrapolates worst: look for it again
             g = _settle(_settle(g, pts, REACH_TOL, fits), pts, fits=fits)
-            if g.tobytes() in scored:
-                continue  # another guess settled on this very lattice
-            scored.add(g.tobytes())
             if not np.all(np.isfinite(g)) or np.linalg.cond(g) > 1e10:
                 continue  # collinear centres: no plane lattice from them
             if blocks and not camera_plausible(g, camera):
