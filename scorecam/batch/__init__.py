@@ -22,6 +22,9 @@ verdict; ``RESULTS-mediatore.csv``: bid, side, count in thirds, payment; ``RESUL
 each sea's objectives, points, round verdict and octopuses), written only when the batch scored a file
 of that game (see ``scorecam.batch.games``). A Mediterráneo sea photo is scored by the objectives.txt
 in its folder, else by the run's ``--objectives`` (``scorecam.batch.seas``); without any, it fails.
+A photo of a side's won Mediatore cards is read where a ``mediatore.txt`` is in its folder or with
+``--game mediatore``; a ``mediatore.txt`` holding a round (or ``--round``) makes the folder one round,
+its photos ``bidder.jpg`` / ``others.jpg``, settled from them (``scorecam.batch.mediatore``).
 
 Jobs run on every core (``jobs``), each worker process loading the models once, or on Ray; the
 files come out the same, in the same order, however the work was spread. Each job's rows and line

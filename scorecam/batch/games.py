@@ -45,6 +45,8 @@ def player_totals(report: dict[str, Any]) -> list[tuple[str, Any]]:
     without players' totals (a Mediatore bidding)."""
     if isinstance(report.get("totals"), dict):  # a Snorkeling game file
         return list(report["totals"].items())
+    if "cards_read" in report:  # one side's Mediatore cards from a photo: their points
+        return [(report.get("side", ""), report.get("points"))]
     players = _players(report)
     return [(p["name"], p.get("total")) for p in players]
 
@@ -147,6 +149,11 @@ def _mediatore(report: dict[str, Any]) -> Iterator[dict[str, Any]]:
             yield {"kind": "ledger", "player": name, "total": p.get("total"), "winner": name in leaders,
                    "rounds": len(report.get("rounds", ()))}  # fmt: skip
         return
+    if "cards_read" in report:  # one side's cards from a photo, counted alone
+        from scorecam.batch.mediatore import side_row
+
+        yield side_row(report)
+        return
     bid = report["bid"] if isinstance(report.get("bid"), dict) else {}
     deal = {"bid": bid.get("kind"), "bidder": bid.get("bidder"), "dealer": report.get("dealer")}
     sides = report["sides"] if isinstance(report.get("sides"), dict) else None
@@ -154,6 +161,10 @@ def _mediatore(report: dict[str, Any]) -> Iterator[dict[str, Any]]:
         yield {"kind": "bidding"} | deal | {"bid": "redeal" if report.get("redeal") else bid.get("kind")}
         return
     winners = set(report.get("winners", ()))
+    for photo in report.get("photos", ()):  # a round settled from photos: each photo's count first
+        from scorecam.batch.mediatore import side_row
+
+        yield deal | side_row(photo, (sides or {}).get(photo.get("side"), {}).get("players"))
     for p in _players(report):  # a round or a played round (another report: its players' totals)
         side = (sides or {}).get(p.get("side")) or {}
         yield deal | {

@@ -1,7 +1,9 @@
 """Finding the work in a folder: lone files, turns (a sub-folder of several photos), and links that
 lead nowhere (recorded, never skipped). A photo job carries the objectives a Mediterráneo sea in it
 is scored by: its folder's objectives.txt, else the run's (``scorecam.batch.seas``); a folder with
-an objectives.txt holds seas, so its photos are never a Mondo turn."""
+an objectives.txt holds seas, so its photos are never a Mondo turn. A folder with a mediatore.txt (or
+a run with --game mediatore) holds Mediatore sides; one holding a round is one job
+(``scorecam.batch.mediatore``)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from scorecam.batch.mediatore import MediatoreInfo, mediatore_in
 from scorecam.batch.seas import SeaObjectives, objectives_in
 from scorecam.photos import BOARD_SUFFIXES, PHOTO_SUFFIXES
 
@@ -24,6 +27,7 @@ class Job:
     files: tuple[Path, ...]
     problem: str = ""  # known to fail from the start (a link loop, a folder that cannot be listed)
     sea: SeaObjectives | None = None  # what a photo is scored by if it shows a Mediterráneo sea
+    mediatore: MediatoreInfo | None = None  # its photos are Mediatore sides (a turn: one round's)
 
     @property
     def source(self) -> str:
@@ -31,13 +35,24 @@ class Job:
         return str(self.files[0].parent if self.turn else self.files[0])
 
 
-def find_jobs(folder: Path, sea: SeaObjectives | None = None) -> list[Job]:
+def find_jobs(
+    folder: Path, sea: SeaObjectives | None = None, mediatore: MediatoreInfo | None = None
+) -> list[Job]:
     """The jobs under ``folder`` in a fixed order (by name), so every run writes the same files.
-    ``sea``: the run's objectives for sea photos (a folder's objectives.txt wins over them)."""
-    return list(_walk(folder, folder, frozenset({_identity(folder)}), top=True, sea=sea))
+    ``sea``: the run's objectives for sea photos (a folder's objectives.txt wins over them);
+    ``mediatore``: the run's photos are Mediatore sides (a folder's own text file wins)."""
+    return list(_walk(folder, folder, frozenset({_identity(folder)}), top=True, sea=sea, mediatore=mediatore))
 
 
-def _walk(folder: Path, root: Path, ancestors: frozenset, *, top: bool, sea: SeaObjectives | None = None):
+def _walk(
+    folder: Path,
+    root: Path,
+    ancestors: frozenset,
+    *,
+    top: bool,
+    sea: SeaObjectives | None = None,
+    mediatore: MediatoreInfo | None = None,
+):
     try:
         entries = sorted(folder.iterdir())
     except OSError as error:
@@ -45,11 +60,13 @@ def _walk(folder: Path, root: Path, ancestors: frozenset, *, top: bool, sea: Sea
         return
     photos = [p for p in entries if p.suffix.lower() in PHOTO_SUFFIXES and _file_or_broken(p)]
     here = objectives_in(folder)
-    is_turn = not top and len(photos) > 1 and here is None
-    if is_turn:
-        yield Job(folder.relative_to(root).as_posix(), tuple(photos))
+    cards = mediatore_in(folder) or (mediatore if here is None else None)
+    is_round = cards is not None and cards.is_round and bool(photos)
+    is_turn = not top and len(photos) > 1 and here is None and cards is None
+    if is_turn or is_round:
+        yield Job(folder.relative_to(root).as_posix(), tuple(photos), mediatore=cards if is_round else None)
     for path in entries:
-        if is_turn and path in photos:
+        if (is_turn or is_round) and path in photos:
             continue
         problem = link_problem(path)
         if problem:
@@ -59,10 +76,12 @@ def _walk(folder: Path, root: Path, ancestors: frozenset, *, top: bool, sea: Sea
             if identity in ancestors:
                 yield Job("", (path,), "link loop (it leads back to a folder that contains it)")
             else:
-                yield from _walk(path, root, ancestors | {identity}, top=False, sea=sea)
+                yield from _walk(path, root, ancestors | {identity}, top=False, sea=sea, mediatore=mediatore)
         elif path.suffix.lower() in WANTED and not _is_truth(path):
-            photo_sea = (here or sea) if path.suffix.lower() in PHOTO_SUFFIXES else None
-            yield Job("", (path,), "" if path.is_file() else "not a regular file", photo_sea)
+            photo = path.suffix.lower() in PHOTO_SUFFIXES
+            photo_sea = (here or sea) if photo else None
+            problem = "" if path.is_file() else "not a regular file"
+            yield Job("", (path,), problem, photo_sea, cards if photo else None)
 
 
 def link_problem(path: Path) -> str:

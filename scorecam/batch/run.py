@@ -11,6 +11,7 @@ from typing import Any
 
 from scorecam.batch.games import GAMES, table_path
 from scorecam.batch.jobs import Job, find_jobs
+from scorecam.batch.mediatore import MediatoreInfo
 from scorecam.batch.output import Output, read_prior
 from scorecam.batch.seas import SeaObjectives
 from scorecam.batch.text import escaped
@@ -60,12 +61,14 @@ def run_batch(
     ray: str | None = None,
     progress: Callable[[int, int], None] | None = None,
     sea: SeaObjectives | None = None,
+    mediatore: MediatoreInfo | None = None,
 ) -> BatchSummary:
     """Score everything under ``folder`` into ``csv_path`` and ``jsonl_path`` (default: the CSV's name
     with .jsonl). ``jobs``: processes (None: every core; 1: this process). ``resume``: keep what the
     files already hold and do the rest. ``ray``: run on Ray ("auto", or a cluster's address).
     ``progress(done, total)`` is called as each job is written. ``sea``: the objectives of the run's
-    Mediterráneo sea photos (``batch --objectives``; a folder's objectives.txt wins over them)."""
+    Mediterráneo sea photos (``batch --objectives``; a folder's objectives.txt wins over them).
+    ``mediatore``: the run's photos are Mediatore sides (``batch --game mediatore``, ``--round``)."""
     jsonl_path = jsonl_path or csv_path.with_suffix(".jsonl")
     if not folder.is_dir():
         raise InputError(str(folder), "not a folder", Exit.USAGE)
@@ -73,7 +76,7 @@ def run_batch(
         from scorecam.batch.ray_runner import check_ray
 
         check_ray()
-    work = find_jobs(folder, sea)
+    work = find_jobs(folder, sea, mediatore)
     _refuse_inputs_as_outputs(work, csv_path, jsonl_path)
     prior = read_prior(csv_path, jsonl_path) if resume else None
     done = prior.sources if prior else set()

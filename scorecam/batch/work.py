@@ -34,7 +34,12 @@ class TurnError(Exception):
 def run_job(job: Job, grid: int | None = None) -> Result:
     """(CSV rows, JSON line) of one job; failures are rows too, and nothing escapes but a result."""
     try:
-        rows, line = _turn(job, grid) if job.turn else _lone(job, grid)
+        if job.turn and job.mediatore is not None:  # a Mediatore round folder: its sides' photos
+            from scorecam.batch.mediatore import round_result
+
+            rows, line = round_result(job)
+        else:
+            rows, line = _turn(job, grid) if job.turn else _lone(job, grid)
     except Exception as error:  # noqa: BLE001 - one broken input must not end a club's batch
         reason = f"internal error ({error.__class__.__name__}: {error})"
         rows, line = _failed(job, reason)
@@ -61,6 +66,10 @@ def _lone(job: Job, grid: int | None) -> Result:
             from scorecam.inputs import score_board_file
 
             report = score_board_file(path)
+        elif job.mediatore is not None:  # one side's won cards, counted alone
+            from scorecam.batch.mediatore import score_side
+
+            report = score_side(path, job.mediatore)
         else:
             from scorecam.photos import SeaPhoto, score_photo_file
 

@@ -51,6 +51,19 @@ DEFAULT_CSV = "scorecam-results.csv"
 @click.option(
     "--first", type=click.Choice(["circle", "square"]), help="who chose a Mediterráneo objective first"
 )
+@click.option(
+    "--game",
+    type=click.Choice(["mediatore"]),
+    help="mediatore: every photo is one side's won Mediatore cards (a folder's mediatore.txt says so too)",
+)
+@click.option(
+    "--round",
+    "round_words",
+    multiple=True,
+    metavar="'bid=KIND bidder=NAME last-trick=SIDE ...'",
+    help="the Mediatore round the photos bidder.jpg / others.jpg of each folder settle, as a "
+    "mediatore.txt holds it (a folder's mediatore.txt wins); implies --game mediatore",
+)
 def batch(
     folder: Path,
     out: Path,
@@ -62,6 +75,8 @@ def batch(
     more_objectives: tuple[str, ...],
     objectives: tuple[str, ...],
     first: str | None,
+    game: str | None,
+    round_words: tuple[str, ...],
 ):
     """Score every photo and board under DIR. A sub-folder with several photos is one turn (players
     named after the files; a first.txt naming one of them gives the first-out bonus). Failures are
@@ -70,16 +85,21 @@ def batch(
 
     A Mediterráneo sea photo is scored by the objectives.txt in its folder (what --objectives takes,
     and first=circle or first=square), else by --objectives and --first; a folder with an
-    objectives.txt is a folder of seas, not a Mondo turn. A sea without objectives fails, saying so."""
+    objectives.txt is a folder of seas, not a Mondo turn. A sea without objectives fails, saying so.
+
+    Mediatore photos (one side's won cards) are read where a mediatore.txt is in their folder, or
+    with --game mediatore. A mediatore.txt holding a round (bid=... bidder=... last-trick=..., as
+    `scorecam mediatore round` takes them) settles it from the photos bidder.jpg and others.jpg."""
     from scorecam.batch import run_batch
     from scorecam.errors import Exit
     from scorecam.progress import Progress
 
+    more_objectives, more_round = _round_words(more_objectives, round_words)
     sea = _sea_objectives(objectives, more_objectives, first)
+    cards = _mediatore(game, (*round_words, *more_round))
     bar = Progress("batch", 0)
-    summary = run_batch(
-        folder, out, jsonl, grid=grid, jobs=jobs, resume=resume, ray=ray, progress=bar, sea=sea
-    )
+    options = {"grid": grid, "jobs": jobs, "resume": resume, "ray": ray, "sea": sea, "mediatore": cards}
+    summary = run_batch(folder, out, jsonl, progress=bar, **options)
     bar.close()
     click.echo(summary_line(summary, out, jsonl or out.with_suffix(".jsonl")))
     return int(Exit.SOME_FAILED if summary.inputs_failed or summary.turns_incomplete else Exit.SCORED)
@@ -101,6 +121,28 @@ def _sea_objectives(objectives: tuple[str, ...], more: tuple[str, ...], first: s
         return run_objectives((*objectives, *more), first)
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="'--objectives'") from None
+
+
+def _round_words(
+    more: tuple[str, ...], round_words: tuple[str, ...]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The extra words that belong to --round (``--round bid=solo bidder=Anna``: click takes one
+    value), and the rest."""
+    from scorecam.batch.mediatore import KEYS
+
+    if not round_words:
+        return more, ()
+    ours = tuple(w for w in more if w.partition("=")[0].lower().replace("_", "-") in KEYS and "=" in w)
+    return tuple(w for w in more if w not in ours), ours
+
+
+def _mediatore(game: str | None, words: tuple[str, ...]):
+    from scorecam.batch.mediatore import run_mediatore
+
+    try:
+        return run_mediatore(game, words)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="'--round'") from None
 
 
 def _n(count: int, one: str, many: str) -> str:
