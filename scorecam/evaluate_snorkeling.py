@@ -4,7 +4,9 @@ Figures: piles found and their top card read right (a pile counts as right when 
 read as the right mat, and its top card is the truth's), extra piles read where there is no mat,
 central pile's top card right, rounds read exactly (every pile right, no extra), rounds scored
 exactly (every diver's points), wrong and unflagged (the worst outcome), right but flagged (a
-false alarm), median time per photo (decoding included), and the exact rounds per condition of the
+false alarm), the same two when the players' count is given (``score --players N``), the rounds
+scored exactly and those two when the players name their mats (``score --players 1=Anna ...``: the
+photo read again with the mats in play), median time per photo (decoding included), and the exact rounds per condition of the
 simulated world (light, print, table family, players, stress).
 """
 
@@ -17,7 +19,7 @@ from typing import Any
 
 from scorecam import evaluate_games as games
 from scorecam.evaluate_games import figures_table, pct, share
-from scoring.snorkeling import round_from_json, score_round
+from scoring.snorkeling import RoundBoard, round_from_json, score_round
 
 
 def truth_photos(folder: Path) -> list[Path]:
@@ -69,9 +71,35 @@ def measure_photo(photo: Path, truth: dict[str, Any]) -> dict[str, Any]:
         "flags": list(reading.flags),
         "read": {str(m): str(c) for m, c in sorted(got.items())},
         "truth": {str(m): str(c) for m, c in sorted(tops.items())},
+        **_mats_given(photo, board),
         "conditions": _conditions(truth),
         "ms": ms,
     }
+
+
+def _mats_given(photo: Path, board: RoundBoard) -> dict[str, bool]:
+    """The photo read again as `score --players N` and as `score --players 1=NAME ...` read it: the
+    divers' count told (a mat missing is looked for again, and flagged), and the mats in play named
+    (every mat read is numbered one of them, a named mat not found is flagged)."""
+    from vision.errors import PhotoError
+    from vision.photo_io import read_photo
+    from vision.snorkeling import read_round
+    from vision.snorkeling.players import with_players
+
+    names = {d.mat: f"diver {d.mat}" for d in board.divers}
+    out = {}
+    for told, options, check in (
+        ("players", {"players": len(names)}, {"count": len(names)}),
+        ("mats", {"players": len(names), "mats": set(names)}, {"names": names}),
+    ):
+        try:
+            read, reading = read_round(read_photo(photo), **options)
+        except PhotoError:  # refused: flagged
+            out |= {f"scored_right_{told}_given": False, f"flagged_{told}_given": True}
+            continue
+        out[f"scored_right_{told}_given"] = _points(read) == _points(board)
+        out[f"flagged_{told}_given"] = bool(with_players(reading, **check).flags)
+    return out
 
 
 def _conditions(truth: dict[str, Any]) -> dict[str, str]:
@@ -115,6 +143,8 @@ def figures(records: list[dict[str, Any]]) -> dict[str, Any]:
         # a refused photo is flagged by its refusal, never wrong-and-unflagged
         "wrong_unflagged": share(sum(1 for r in found if not r["scored_right"] and not r["flagged"]), n),
         "right_flagged": share(sum(1 for r in right if r["flagged"]), len(right)),
+        **_told_figures(found, n, "players"),
+        **_told_figures(found, n, "mats"),
         "flagged": share(sum(1 for r in found if r["flagged"]), n),
         "median_ms_per_photo": round(statistics.median(r["ms"] for r in records), 1),
         "by_condition": {
@@ -125,6 +155,25 @@ def figures(records: list[dict[str, Any]]) -> dict[str, Any]:
             for family, buckets in by.items()
         },
         "records": records,
+    }
+
+
+def _told_figures(found: list[dict[str, Any]], n: int, told: str) -> dict[str, float]:
+    """Rounds scored exactly, wrong and unflagged, right but flagged, as read when the players tell
+    the reader their count (``told`` "players") or name their mats ("mats"); a record without that
+    reading (an older one) counts as the plain reading."""
+
+    def right(r: dict[str, Any]) -> bool:
+        return bool(r.get(f"scored_right_{told}_given", r["scored_right"]))
+
+    def flagged(r: dict[str, Any]) -> bool:
+        return bool(r.get(f"flagged_{told}_given", r["flagged"]))
+
+    good = [r for r in found if right(r)]
+    return {
+        f"rounds_scored_exactly_{told}_given": share(len(good), n),
+        f"wrong_unflagged_{told}_given": share(sum(1 for r in found if not right(r) and not flagged(r)), n),
+        f"right_flagged_{told}_given": share(sum(1 for r in good if flagged(r)), len(good)),
     }
 
 
@@ -139,6 +188,12 @@ def eval_table(result: dict[str, Any]) -> str:
         ("rounds scored exactly", pct(result["rounds_scored_exactly"])),
         ("wrong and unflagged", pct(result["wrong_unflagged"])),
         ("right but flagged", pct(result["right_flagged"])),
+        ("rounds scored exactly, player count given", pct(result["rounds_scored_exactly_players_given"])),
+        ("wrong and unflagged, player count given", pct(result["wrong_unflagged_players_given"])),
+        ("right but flagged, player count given", pct(result["right_flagged_players_given"])),
+        ("rounds scored exactly, players' mats named", pct(result["rounds_scored_exactly_mats_given"])),
+        ("wrong and unflagged, players' mats named", pct(result["wrong_unflagged_mats_given"])),
+        ("right but flagged, players' mats named", pct(result["right_flagged_mats_given"])),
         ("median time per photo", f"{result['median_ms_per_photo']:.0f} ms (decoding included, one core)"),
     ]
     for family in ("world", "players", "light"):

@@ -18,12 +18,17 @@ import numpy as np
 from scorecam.errors import printable_path
 
 
-def read_round_photo(path: Path) -> tuple[Any, Any, float]:
-    """(board, reading, decode ms) of a photo; an InputError with the reader's reason."""
+def read_round_photo(
+    path: Path, mats: frozenset[int] | None = None, players: int | None = None
+) -> tuple[Any, Any, float]:
+    """(board, reading, decode ms) of a photo, its mats numbered among ``mats`` where the players
+    named theirs, ``players`` the divers' count where told; an InputError with the reader's reason."""
+    from functools import partial
+
     from scorecam.photos import read_photo_with
     from vision.snorkeling import read_round
 
-    return read_photo_with(path, read_round)
+    return read_photo_with(path, partial(read_round, mats=mats, players=players))
 
 
 def score_round_photo_file(
@@ -34,10 +39,20 @@ def score_round_photo_file(
     from scorecam.inputs import score_board_data
     from scoring.snorkeling import round_to_json
 
-    board, reading, decode_ms = read_round_photo(path)
+    named = frozenset(names or ()) or None
+    count = getattr(names, "count", None) or (len(named) if named else None)
+    board, reading, decode_ms = read_round_photo(path, named, count)
     data = round_to_json(board)
     if names:
-        data = name_round(data, names, path)
+        # what the players said: a mat named (or counted) but not found is flagged, not refused as
+        # in a board file, and the divers found are named
+        from vision.snorkeling.players import with_players
+
+        reading = with_players(reading, getattr(names, "count", None), dict(names))
+        found = {d.mat for d in board.divers}
+        if running is not None:
+            _refuse_short_round(path, found, names, running.path)
+        data = name_round(data, {m: n for m, n in names.items() if m in found}, path)
     if running is not None:
         data = running.prepare(data, path)
     t = time.perf_counter()
@@ -53,6 +68,24 @@ def score_round_photo_file(
         "status": reading.status,
         "timing_ms": timing,
     }, reading
+
+
+def _refuse_short_round(path: Path, found: set[int], names: Mapping[int, str], game: Path) -> None:
+    """A round with a named (or counted) diver's mat not found is not added to the running game: it
+    would score that diver nothing, or start the game without them."""
+    from scorecam.errors import InputError
+
+    missing = sorted(set(names) - found)
+    count = getattr(names, "count", None)
+    if missing:
+        what = ", ".join(f"mat {m} ({names[m]})" for m in missing) + " not found in the photo"
+    elif count is not None and count > len(found):
+        what = f"{len(found)} mats found for {count} players"
+    else:
+        return
+    raise InputError(
+        str(path), f"{what}: not added to {game.name} (fix the round's --json board and score that)"
+    )
 
 
 # ------------------------------------------------------------------------------- annotated picture
@@ -113,6 +146,12 @@ def annotate_round(image: np.ndarray, image_scale: float, reading: Any, report: 
         c = reading.centre
         text = f"centre: {c.card.value} {c.card.color}" if c else "centre"
         labels.append(((int(reading.centre_spot.x * scale), int(reading.centre_spot.y * scale)), text, WHITE))
+    missing = getattr(reading, "missing_at", None)
+    if missing is not None and reading.piles:  # the gap round the table where a mat likely lies
+        x, y = int(missing[0] * scale), int(missing[1] * scale)
+        radius = int(float(np.median([p.spot.long for p in reading.piles])) * scale / 2)
+        cv2.circle(out, (x, y), radius, ORANGE, max(2, size // 5), cv2.LINE_AA)
+        labels.append(((x, y - radius // 3), "a mat near here, not found?", ORANGE))
     canvas = Image.fromarray(cv2.cvtColor(out, cv2.COLOR_BGR2RGB))
     draw = ImageDraw.Draw(canvas)
     face = font(size)
@@ -137,6 +176,8 @@ def annotate_round(image: np.ndarray, image_scale: float, reading: Any, report: 
     lines.append((text, colour))
     lines += [(f"{i + 1}. {flag}", ORANGE) for i, flag in enumerate(reading.flags[:8])]
     lines.append(("boxes: green a pile read surely, yellow its Beach ended the round, orange to check", GREY))
+    if missing is not None:
+        lines.append(("orange circle: the gap round the table where a mat likely lies unseen", GREY))
     return margin_panel(canvas, lines, long_side, size, step=1.35, gap=size // 3)
 
 

@@ -1,12 +1,13 @@
 """What ``scorecam score`` adds for Snorkeling rounds: ``--players 1=Anna 2=Ben`` (mat numbers to
-names) and ``--totals game.json`` (the running game the round is added to, written safely)."""
+names) or ``--players 3`` (how many divers play: a photo with fewer mats found is flagged), and
+``--totals game.json`` (the running game the round is added to, written safely)."""
 
 from __future__ import annotations
 
 import json
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from scorecam.commands.options import same_file
 from scorecam.errors import InputError
 
 MAT_NAME = re.compile(r"^([1-6])=(.+)$")
+COUNT = re.compile(r"^[0-9]+$")
 
 
 def players_option():
@@ -24,8 +26,10 @@ def players_option():
         "-p",
         "players",
         multiple=True,
-        metavar="MAT=NAME...",
-        help="Snorkeling: name the divers by mat number (1=Anna 2=Ben ...) where the board names nobody",
+        metavar="N|MAT=NAME...",
+        help="Snorkeling: how many divers play (2-6), or their names by mat number (1=Anna 2=Ben ...) "
+        "where the board names nobody; a photo with a named mat not found, or fewer mats than divers, "
+        "is flagged",
     )
 
 
@@ -38,27 +42,59 @@ def totals_option():
     )
 
 
-def split_names(players: tuple[str, ...], files: tuple[Path, ...]) -> tuple[tuple[Path, ...], dict[int, str]]:
-    """The mat names of ``--players`` and the files left. ``--players 1=Anna 2=Ben`` puts 2=Ben among
-    the arguments (an option takes one value), so a MAT=NAME argument that is no file is a name."""
+class Divers(Mapping[int, str]):
+    """What ``--players`` says: the divers' names by mat number (a mapping, mat -> name) and, with
+    ``--players N``, how many play. True when it says anything."""
+
+    def __init__(self, names: Mapping[int, str] | None = None, count: int | None = None) -> None:
+        self.names = dict(names or {})
+        self.count = count
+
+    def __getitem__(self, mat: int) -> str:
+        return self.names[mat]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.names)
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def __bool__(self) -> bool:
+        return bool(self.names) or self.count is not None
+
+
+def split_names(players: tuple[str, ...], files: tuple[Path, ...]) -> tuple[tuple[Path, ...], Divers]:
+    """The divers of ``--players`` and the files left. ``--players 1=Anna 2=Ben`` puts 2=Ben among
+    the arguments (an option takes one value), so a MAT=NAME argument that is no file is a name;
+    ``--players 4`` is a count."""
     if not players:
-        return files, {}
+        return files, Divers()
     words = list(players) + [str(f) for f in files if MAT_NAME.match(str(f)) and not f.exists()]
     names: dict[int, str] = {}
+    count = None
     for word in words:
+        if COUNT.match(word):
+            if count is not None or not 2 <= int(word) <= 6:
+                raise click.BadParameter(
+                    f"{word!r}: one count of divers, 2 to 6 (or MAT=NAME words)", param_hint="--players"
+                )
+            count = int(word)
+            continue
         match = MAT_NAME.match(word)
         if match is None:
             raise click.BadParameter(
-                f"{word!r} is not MAT=NAME (a mat 1 to 6, e.g. 1=Anna)", param_hint="--players"
+                f"{word!r} is not N or MAT=NAME (a mat 1 to 6, e.g. 1=Anna)", param_hint="--players"
             )
         mat, name = int(match[1]), match[2].strip()
         if mat in names or name in names.values() or not name:
             raise click.BadParameter(f"{word!r}: each mat and each name once", param_hint="--players")
         names[mat] = name
+    if count is not None and count < len(names):
+        raise click.BadParameter(f"{count} divers but {len(names)} names", param_hint="--players")
     rest = tuple(f for f in files if not (MAT_NAME.match(str(f)) and not f.exists()))
     if not rest:
         raise click.UsageError("no FILE to score (only MAT=NAME words)")
-    return rest, names
+    return rest, Divers(names, count)
 
 
 def is_round(data: Any) -> bool:
@@ -162,12 +198,17 @@ def write_safely(path: Path, text: str) -> None:
 
 
 def name_round(data: dict[str, Any], names: Mapping[int, str], source: Path) -> dict[str, Any]:
-    """The round board with its unnamed divers named after their mats."""
+    """The round board with its unnamed divers named after their mats; with ``--players N`` a board
+    of another number of divers is refused."""
     from scoring.errors import BoardFormatError
     from scoring.snorkeling import name_divers, round_from_json, round_to_json
 
     try:
-        named = round_to_json(name_divers(round_from_json(data), names))
+        board = round_from_json(data)
+        count = getattr(names, "count", None)
+        if count is not None and count != len(board.divers):
+            raise BoardFormatError(f"{len(board.divers)} divers on the board, --players says {count}")
+        named = round_to_json(name_divers(board, names))
         return named if "target" in data else {k: v for k, v in named.items() if k != "target"}
     except BoardFormatError as error:
         raise InputError(str(source), f"impossible board: {error}") from None

@@ -8,11 +8,17 @@ and the top card of the pile on it, and the central pile's top card, with the ca
 Constrained by the deck: a card read is one of the kit's (a value 0-4 in one of the five colours, or
 the Lanternfish), and a mat one of the six. Each crop is read as it is and turned half round (a card
 lies either way up on its mat), the two readings averaged.
+
+Constrained by the table too (``layout``): the mats lie round the central pile, so a spot far off
+their ring is left out and a gap in it, where a mat was not found, is flagged; and by what the
+players say (``mats``: the mat numbers in play).
 """
 
 from __future__ import annotations
 
+import math
 import time
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -26,7 +32,8 @@ from vision.onnx_model import OnnxModel, load_model, models_dir
 from vision.photo_io import Photo, decode_photo, read_photo
 from vision.snorkeling.candidates import Candidate, candidates, choose, near_the_others
 from vision.snorkeling.crops import CARD_PER_MAT, Spot, crop_square
-from vision.snorkeling.locate import LocatorModel, locate_table
+from vision.snorkeling.layout import layout_gap, off_the_ring, table_middle
+from vision.snorkeling.locate import Found, LocatorModel, locate_table
 
 CARD_MODEL = "snorkeling-cards.onnx"
 # a reading below these probabilities is flagged (chosen on dev photos: as few right rounds flagged
@@ -38,6 +45,9 @@ CENTRE_OFF_MAT = 0.45  # the central pile lies at least this far (in mat lengths
 NOT_A_MAT = 0.5  # a region the card model reads as "not a mat" with this probability is dropped
 OTHER_SPOT_SURE = 0.5  # a mat read off a region's own centre and axis (or on a weak one) needs this
 LOOK_AGAIN = 0.1  # a region read "not a mat" with this probability is read again at its other spots
+SECOND_LOOK = 0.05  # with fewer mats than players, a spot this likely a mat may be taken at a second look
+NEAR_GAP = 1.0  # mat lengths: how near where the gap says a mat is missing a second look takes one
+NAMED_ELSEWHERE = 0.95  # a mat numbered among those named that reads this surely as another is flagged
 UNLIKELY_NUMBER = 0.05  # a region left only a mat number this unlikely (its own taken) is left out
 DECK_CARDS = tuple(Card(v, c) for v in VALUES for c in COLORS) + (LANTERNFISH_CARD,)
 NO_TABLE = "no Snorkeling table found: no diver mat in this photo"
@@ -68,6 +78,7 @@ class RoundReading:
     flags: tuple[str, ...]
     view_scale: float  # full-size px per px of the reduced view the spots are in
     timing_ms: dict[str, float]
+    missing_at: tuple[float, float] | None = None  # where a mat not found likely lies (view px)
 
     @property
     def status(self) -> str:
@@ -157,8 +168,20 @@ def read_round(
     *,
     locator: LocatorModel | None = None,
     cards: OnnxModel | None = None,
+    mats: Collection[int] | None = None,
+    players: int | None = None,
 ) -> tuple[RoundBoard, RoundReading]:
-    """The round on the table in ``image`` and how it was read; a PhotoError when no table is in it."""
+    """The round on the table in ``image`` and how it was read; a PhotoError when no table is in it.
+    ``mats``: the mat numbers in play where the players said so (``score --players 1=Anna ...``):
+    every mat read is numbered one of them (look-alike colours, orange 1 / yellow 4, sky 2 / blue 5,
+    are told apart by what the players know), and a region beyond them is left out, flagged.
+    ``players``: how many divers play (``score --players N``): with fewer mats found, the spot likeliest
+    a mat where the gap round the table says one is missing is taken at a second look, flagged."""
+    allowed = None if mats is None else frozenset(int(m) for m in mats)
+    if allowed is not None and not (allowed and allowed <= set(range(1, 7))):
+        raise ValueError(f"the mats in play are some of 1 to 6, not {sorted(allowed)}")
+    if players is not None and not 2 <= players <= 6:
+        raise ValueError(f"a round has 2 to 6 divers, not {players}")
     t0 = time.perf_counter()
     photo = _as_photo(image)
     found = locate_table(photo, locator)
@@ -182,8 +205,24 @@ def read_round(
     sure = 1.0 - probs["mat"][: len(looks), none]
     rows = choose(sure, looks, mat_long, 1.0 - NOT_A_MAT, OTHER_SPOT_SURE)
     rows = near_the_others(rows, looks, mat_long)
+    rows, far = _on_the_ring(rows, spots, found, mat_long)
     edges = [found.mats[looks[i].region].at_edge for i in range(len(looks))]
-    piles, flags = _piles(model, probs, rows, spots, edges)
+    piles, flags = _piles(model, probs, rows, spots, edges, allowed)
+    second = None
+    if players is not None and 2 <= len(piles) < players:
+        second = _second_look(model, probs, sure, looks, spots, rows, piles, plain, mat_long)
+        if second is not None:
+            piles, flags = _piles(model, probs, [*rows, second], spots, edges, allowed)
+            flags += [
+                f"Mat {p.mat}: found at a second look ({sure[second]:.0%} a mat), as {players} divers play"
+                for p in piles
+                if p.spot is spots[second]
+            ]
+    if far:  # flagged: a left-out region may have hidden another doubt (on the dev photos it did once)
+        flags.append(
+            f"{far} {'region' if far == 1 else 'regions'} read as a mat far off the ring of the other mats "
+            "(a card or a thing at the table's edge?) left out: check that no mat is missing"
+        )
     if len(piles) < 2:
         reason = NO_TABLE if not piles else "only one diver mat found (a round has 2 to 6 divers)"
         raise PhotoError(reason, kind="no_board")
@@ -191,6 +230,10 @@ def read_round(
         # a round ends on a Beach: none read means a pile missed or misread, or a round not over
         flags.append("No Beach read on any pile: a round ends on one; check for a mat not found")
     where = _centre_index(model, probs, spots, piles, mat_long, plain)
+    # a mat not found leaves nothing to flag on the mats read: the gap it leaves round the table does
+    gap = layout_gap([(p.mat, p.spot) for p in piles], None if where is None else spots[where])
+    if gap:
+        flags.append(gap.text)
     centre = None
     if where is not None:
         centre = _card(model, probs["value"][where], probs["color"][where])
@@ -212,8 +255,58 @@ def read_round(
         flags=tuple(flags),
         view_scale=photo.scale,
         timing_ms={"locate": (t1 - t0) * 1000, "cards": (t2 - t1) * 1000},
+        missing_at=gap.where if gap else None,
     )
     return board, reading
+
+
+def _second_look(
+    model: OnnxModel,
+    probs: dict[str, np.ndarray],
+    sure: np.ndarray,
+    looks: list[Candidate],
+    spots: list[Spot],
+    rows: list[int],
+    piles: list[PileReading],
+    plain: list[int],
+    mat_long: float,
+) -> int | None:
+    """With fewer mats read than the players said play: the spot left out likeliest a mat (at least
+    ``SECOND_LOOK``) where the gap round the table says one is missing (else anywhere on the ring
+    of mats), a mat's length from the mats read and the central pile; none if no spot is."""
+    where = _centre_index(model, probs, spots, piles, mat_long, plain)
+    centre = None if where is None else spots[where]
+    gap = layout_gap([(p.mat, p.spot) for p in piles], centre)
+    taken = [p.spot for p in piles] + ([centre] if centre is not None else [])
+    middle = table_middle([p.spot for p in piles], centre)
+    best = None
+    for i, look in enumerate(looks):
+        s = look.spot
+        if i in rows or sure[i] < SECOND_LOOK or (best is not None and sure[i] <= sure[best]):
+            continue
+        if any(math.hypot(s.x - t.x, s.y - t.y) < mat_long for t in taken):
+            continue
+        if gap is not None:
+            if math.hypot(s.x - gap.where[0], s.y - gap.where[1]) > NEAR_GAP * mat_long:
+                continue
+        elif len(piles) in off_the_ring([*(p.spot for p in piles), s], middle):
+            continue  # off the ring of mats: a card or a thing at the table's edge
+        best = i
+    return best
+
+
+def _on_the_ring(rows: list[int], spots: list[Spot], found: Found, mat_long: float) -> tuple[list[int], int]:
+    """``rows`` less the spots far off the ring the others form round the table's middle (the
+    locator's central pile unless it lies on one of them, else where their axes meet), and how many
+    were left out."""
+    kept = [spots[i] for i in rows]
+    centre = found.centre.spot if found.centre is not None else None
+    if centre is not None and any(
+        math.hypot(centre.x - s.x, centre.y - s.y) < CENTRE_OFF_MAT * mat_long for s in kept
+    ):
+        centre = None  # the locator's central pile on a mat: a pile the net took for the centre's
+    far = set(off_the_ring(kept, table_middle(kept, centre)))
+    return [i for k, i in enumerate(rows) if k not in far], len(far)
 
 
 def _centre_index(
@@ -247,24 +340,40 @@ def _centre_index(
 
 
 def _piles(
-    model: OnnxModel, probs: dict[str, np.ndarray], keep: list[int], spots: list[Spot], edges: list[bool]
+    model: OnnxModel,
+    probs: dict[str, np.ndarray],
+    keep: list[int],
+    spots: list[Spot],
+    edges: list[bool],
+    allowed: frozenset[int] | None = None,
 ) -> tuple[list[PileReading], list[str]]:
     """Each spot read as a mat (``keep``: rows of ``probs``), numbered: every mat is a different one
-    of the six, so the numbers are assigned together (the likeliest set of different numbers), not
-    one by one."""
+    of the six (or of the ``allowed`` ones), so the numbers are assigned together (the likeliest set
+    of different numbers), not one by one."""
     from vision.assignment import linear_sum_assignment
 
     labels = model.heads["mat"]
     none = labels.index("none")
-    numbers = [j for j in range(len(labels)) if j != none]
+    numbers = [j for j in range(len(labels)) if j != none and (allowed is None or int(labels[j]) in allowed)]
     flags: list[str] = []
     if not keep:
         return [], flags
     p = probs["mat"][keep][:, numbers]
     p = p / np.maximum(p.sum(1, keepdims=True), 1e-12)  # given that it is a mat: which one
-    rows, cols = linear_sum_assignment(-np.log(np.maximum(p, 1e-9)))
+    cost = -np.log(np.maximum(p, 1e-9))
+    beyond = len(keep) - len(numbers)
+    if allowed is not None and beyond > 0:
+        # more regions than the mats in play: each is one of them or no mat at all, as likely as the
+        # card model reads it (a hand, a card), so the least mat-like are left out, not the look-alikes
+        raw = np.maximum(probs["mat"][keep], 1e-9)
+        cost = np.hstack([-np.log(raw[:, numbers]), np.repeat(-np.log(raw[:, [none]]), beyond, axis=1)])
+    rows, cols = linear_sum_assignment(cost)
     piles = []
+    left_out = 0
     for r, c in zip(rows.tolist(), cols.tolist(), strict=True):
+        if c >= len(numbers):
+            left_out += 1
+            continue
         i, mat = keep[r], int(labels[numbers[c]])
         alone = int(labels[numbers[int(np.argmax(p[r]))]])
         if alone != mat and p[r, c] < UNLIKELY_NUMBER:
@@ -276,7 +385,14 @@ def _piles(
         piles.append(PileReading(mat, float(p[r, c]), top, spots[i], edges[i]))
         if alone != mat:
             flags.append(f"Mat {mat}: read as mat {alone} too, which another mat is more surely")
-    if len(keep) > len(rows):
+        if allowed is not None:
+            flags += _named_elsewhere(model, probs["mat"][i], mat, allowed)
+    if left_out:
+        flags.append(
+            f"{len(keep)} regions read as mats, more than the {len(numbers)} mats in play: "
+            f"{left_out} left out, check that each mat read is the right one"
+        )
+    elif len(keep) > len(rows):
         flags.append(f"{len(keep)} mats found, more than the six of the game: some are not mats")
     for pile in sorted(piles, key=lambda q: q.mat):
         mat = pile.mat
@@ -290,6 +406,18 @@ def _piles(
         if pile.at_edge:
             flags.append(f"Mat {mat} reaches the photo's edge: check that no other mat is cut off")
     return sorted(piles, key=lambda q: q.mat), flags
+
+
+def _named_elsewhere(model: OnnxModel, p: np.ndarray, mat: int, allowed: frozenset[int]) -> list[str]:
+    """A flag when a mat numbered among the mats in play reads, among all six, surely as one nobody
+    named: a look-alike colour, or a name given to the wrong mat number."""
+    labels = model.heads["mat"]
+    numbers = [j for j in range(len(labels)) if labels[j] != "none"]
+    q = p[numbers] / max(float(p[numbers].sum()), 1e-12)
+    best = int(labels[numbers[int(np.argmax(q))]])
+    if best in allowed or float(q.max()) < NAMED_ELSEWHERE:
+        return []
+    return [f"Mat {mat}: reads as mat {best} ({float(q.max()):.0%}), which no player named"]
 
 
 def _as_photo(image: Photo | np.ndarray | str | Path) -> Photo:
