@@ -31,7 +31,7 @@ PY_VERSION := import sys; print("Python %s at %s" % (sys.version.split()[0], sys
 PY_TOO_OLD = make: scorecam needs Python 3.11 or newer, but PYTHON=$(PYTHON) is $${found:-not a Python that runs}; \
 	pick another with: make PYTHON=python3.12 $(or $(MAKECMDGOALS),setup)
 
-.PHONY: setup demo test test-slow lint clean samples kits contact-sheets bench-synth model-mondo model-mediterraneo eval-mediterraneo model-snorkeling eval-snorkeling model-mediatore eval-mediatore eval-mondo eval-stress eval-unseen bench-read bench-start bench-batch
+.PHONY: setup demo test test-slow lint clean samples kits contact-sheets bench-synth model-mondo model-mediterraneo objective-faces-mediterraneo eval-mediterraneo model-snorkeling eval-snorkeling model-mediatore eval-mediatore eval-mondo eval-stress eval-unseen bench-read bench-start bench-batch
 
 setup: $(STAMP)
 
@@ -65,9 +65,8 @@ demo: $(STAMP)
 	@# one side's won Mediatore cards: every card whose corner shows read, its points counted in thirds
 	$(BIN)/scorecam score samples/mediatore/mediatore-s9902-00002.jpg --game mediatore \
 		--annotate out/annotated/mediatore-s9902-00002.png
-	@# a Mediterráneo sea, scored by the objectives its truth file names: each octopus's arrow on the picture
-	$(BIN)/scorecam score samples/mediterraneo/mediterraneo-s9900-00001.jpg \
-		--objectives circle=crab/jellyfish square=ray/fish --first circle \
+	@# a Mediterráneo sea, scored by the two objective cards read beside it: each octopus's arrow on the picture
+	$(BIN)/scorecam score samples/mediterraneo/mediterraneo-s9900-00001.jpg --first circle \
 		--annotate out/annotated/mediterraneo-s9900-00001.png
 	@# boards written by hand, every game: Mondo, Mediterráneo, Snorkeling rounds, Mediatore rounds and ledger
 	$(BIN)/scorecam score samples/boards/*.json
@@ -126,6 +125,10 @@ model-mondo: $(TRAIN_STAMP)
 # Train the Mediterráneo sea locator and cell model (seed 1 photos, one process, one torch thread).
 model-mediterraneo: $(TRAIN_STAMP)
 	$(BIN)/python -m vision.training.train_mediterraneo --out-dir $(MODELS) $(TRAIN_ARGS)
+
+# The reference faces the Mediterráneo objective-card reader matches (drawn by the kit's art; no training).
+objective-faces-mediterraneo: $(STAMP)
+	$(BIN)/python -m vision.training.mediterraneo_objective_faces --out $(MODELS)/mediterraneo-objectives.npz
 
 # The Mediterráneo figures of models/README.md: held-out photos (seed 9630, never used in training).
 eval-mediterraneo: $(STAMP)

@@ -3,8 +3,11 @@
 The reader's lattice is labelled as the photo shows it (x right, y down), the simulator's as the
 table lies, so a read sea is compared with the truth under the turn (of four) and the shift that
 match most cells; octopus directions turn with it. Scores need no such care: both players' totals
-do not depend on how the sea is turned. The objectives are taken from the truth (the reader does
-not read the objective cards yet).
+do not depend on how the sea is turned. Each photo is read as a player reads it, without objectives:
+the reader reads the two objective cards beside the sea. The cell figures and "both totals exact"
+score the cells read by the truth's objectives (the reading measured alone); "objectives read" (both
+cards right) and the totals and wrong-and-unflagged "with read objectives" score them by the cards
+read, as `scorecam score` does.
 
 Figures: seas found, visible cells right (content, and the direction of an octopus), frames right,
 extra cells read where the truth has none, seas read exactly, both players' totals exact, wrong and
@@ -86,13 +89,13 @@ def measure_photo(photo: Path, truth: dict[str, Any]) -> dict[str, Any]:
     board = sea_from_json(truth["board"])
     start = time.perf_counter()
     try:
-        # the objectives (taken from the truth, as a player passes them) keep their cards out of the sea
-        _, reading = read_sea(read_photo(photo), dict(board.objectives), board.first)
+        sea, reading = read_sea(read_photo(photo))  # no objectives given: the cards are read
     except PhotoError as error:
         return {"photo": photo.name, "found": False, "reason": error.reason, "cells": len(board.cells),
                 "ms": (time.perf_counter() - start) * 1000}  # fmt: skip
     ms = (time.perf_counter() - start) * 1000
     record = {"photo": photo.name, "found": True, **_compare(reading.cells, reading.flags, board), "ms": ms}
+    record |= _read_objectives(sea, reading, board)
     record["kit_ms"] = reading.timing_ms.get("kit", 0.0)
     plain = reading.head_by_head or reading
     by_heads = _compare(plain.cells, plain.flags, board)
@@ -101,6 +104,27 @@ def measure_photo(photo: Path, truth: dict[str, Any]) -> dict[str, Any]:
 
 
 HEAD_BY_HEAD = ("cells_right", "octopuses_right", "extra_cells", "exact", "totals_right", "flagged")
+
+
+def _read_objectives(sea: Sea | None, reading: Any, board: Sea) -> dict[str, Any]:
+    """Whether both objective cards were read right, and the totals with the objectives read."""
+    cards = reading.objectives
+    read = cards.objectives if cards is not None else None
+    right = read is not None and {p: (o.plus, o.minus) for p, o in read.items()} == {
+        p: (o.plus, o.minus) for p, o in board.objectives
+    }
+    totals_right = False
+    if sea is not None:
+        moved = aligned(sea.cells, board.cells)
+        totals_right = _totals(Sea(tuple(moved.values()), sea.objectives, sea.first)) == _totals(board)
+    return {
+        "objectives_right": right,
+        "objectives": {p: f"{o.plus}/{o.minus}" for p, o in read.items()} if read else None,
+        "totals_right_read": totals_right,
+        "flagged_read": bool(reading.all_flags),
+        "objective_flags": list(cards.flags) if cards is not None else [],
+        "objectives_ms": reading.timing_ms.get("objectives", 0.0),
+    }
 
 
 def _compare(cells: tuple[Cell, ...], flags: tuple[str, ...], board: Sea) -> dict[str, Any]:
@@ -159,9 +183,24 @@ def figures(records: list[dict[str, Any]]) -> dict[str, Any]:
         "right_flagged": share(sum(1 for r in right_totals if r["flagged"]), len(right_totals)),
         "flagged": share(sum(1 for r in found if r["flagged"]), n),
         **_head_by_head_figures(found, cells, octopuses, n),
+        **_read_objectives_figures(found, n),
         "median_ms_per_photo": round(statistics.median(r["ms"] for r in records), 1),
         "median_kit_decode_ms": round(statistics.median([r["kit_ms"] for r in found] or [0.0]), 1),
         "records": records,
+    }
+
+
+def _read_objectives_figures(found: list[dict[str, Any]], n: int) -> dict[str, Any]:
+    """Both objective cards read right, and the totals scored by the objectives read."""
+    right = [r for r in found if r["totals_right_read"]]
+    return {
+        "objectives_read": share(sum(1 for r in found if r["objectives_right"]), n),
+        "totals_exact_read_objectives": share(len(right), n),
+        "wrong_unflagged_read_objectives": share(
+            sum(1 for r in found if not r["totals_right_read"] and not r["flagged_read"]), n
+        ),
+        "right_flagged_read_objectives": share(sum(1 for r in right if r["flagged_read"]), len(right)),
+        "median_objectives_ms": round(statistics.median([r["objectives_ms"] for r in found] or [0.0]), 1),
     }
 
 
@@ -194,11 +233,16 @@ def eval_table(result: dict[str, Any]) -> str:
         ("both totals exact", pct(result["totals_exact"])),
         ("wrong and unflagged", pct(result["wrong_unflagged"])),
         ("right but flagged", pct(result["right_flagged"])),
+        ("objectives read (both cards right)", pct(result["objectives_read"])),
+        ("both totals exact with read objectives", pct(result["totals_exact_read_objectives"])),
+        ("wrong and unflagged with read objectives", pct(result["wrong_unflagged_read_objectives"])),
+        ("right but flagged with read objectives", pct(result["right_flagged_read_objectives"])),
         ("head by head (no kit): cells right", pct(result["cells_right_head_by_head"])),
         ("head by head: both totals exact", pct(result["totals_exact_head_by_head"])),
         ("head by head: wrong and unflagged", pct(result["wrong_unflagged_head_by_head"])),
         ("head by head: right but flagged", pct(result["right_flagged_head_by_head"])),
         ("median time per photo", f"{result['median_ms_per_photo']:.0f} ms (decoding included, one core)"),
         ("of which the kit's decoder", f"{result['median_kit_decode_ms']:.1f} ms"),
+        ("of which the objective cards", f"{result['median_objectives_ms']:.1f} ms"),
     ]
     return figures_table(rows)

@@ -1,8 +1,11 @@
-"""Scoring a photo of a Mediterráneo sea: read the visible cells, add the players' objectives (given
-on the command line: the reader does not read the objective cards yet), score.
+"""Scoring a photo of a Mediterráneo sea: read the visible cells and the players' objectives (the two
+objective cards beside the sea, or as given on the command line: given ones override), score.
 
 The report is the sea's report plus ``source``, ``board`` (the sea read, objectives included: fix a
-cell and score the JSON again), ``flags``, ``status`` and ``timing_ms`` (DESIGN.md, "Score reports").
+cell and score the JSON again), ``objectives_from`` ("read" from the photo's cards, or "given"),
+``objective_cards`` (the cards read: player, plus, minus, card, confidence, sure), ``flags`` (a
+doubtful or cut-off objective card among them), ``status`` and ``timing_ms`` (DESIGN.md, "Score
+reports").
 """
 
 from __future__ import annotations
@@ -79,7 +82,7 @@ def score_sea_photo_file(
         raise InputError(
             str(path),
             f"a sea of {len(reading.cells)} visible cells ({seen}), but no objectives to score it by "
-            f"(the objective cards are not read from photos yet): {how_to_give}",
+            f"({_cards_missing(reading.objectives)}): {how_to_give}",
             Exit.USAGE,
         )
     t = time.perf_counter()
@@ -91,7 +94,11 @@ def score_sea_photo_file(
     report |= {
         "source": printable_path(path),
         "board": sea_to_json(sea),
-        "flags": list(reading.flags),
+        "objectives_from": reading.objectives_from,
+        # who chose first cannot be seen: given (--first), else the order given, else taken as circle
+        "first_from": "given" if first else ("order given" if order else "assumed"),
+        "objective_cards": _cards_json(reading.objectives),
+        "flags": list(reading.all_flags),
         "checks": [],
         "status": reading.status,
         "timing_ms": timing,
@@ -101,3 +108,29 @@ def score_sea_photo_file(
 
         report["annotated"] = str(write_sea_annotation(picture, path, photo.scale, reading, report))
     return report
+
+
+def _cards_missing(objectives: Any) -> str:
+    """Which objective cards the photo lacks, and what was read of the other, in words."""
+    if objectives is None:
+        return "none read"
+    missing = " and ".join(objectives.missing())
+    read = "; ".join(f"{c.player} read as {c.objective.plus}/{c.objective.minus}" for c in objectives.cards)
+    cards = "card is" if len(objectives.missing()) == 1 else "cards are"
+    return f"the {missing} objective {cards} not in the photo" + (f"; {read}" if read else "")
+
+
+def _cards_json(objectives: Any) -> list[dict[str, Any]]:
+    if objectives is None:
+        return []
+    return [
+        {
+            "player": c.player,
+            "plus": c.objective.plus,
+            "minus": c.objective.minus,
+            "card": c.card,
+            "confidence": round(c.confidence, 3),
+            "sure": c.sure,
+        }
+        for c in objectives.cards
+    ]

@@ -237,13 +237,20 @@ def _point(p: np.ndarray) -> tuple[int, int]:
 
 
 def annotate_sea(
-    image: np.ndarray, readings: Sequence[Any], quads: np.ndarray, report: dict[str, Any]
+    image: np.ndarray,
+    readings: Sequence[Any],
+    quads: np.ndarray,
+    report: dict[str, Any],
+    objective_cards: Sequence[tuple[str, np.ndarray, bool]] = (),
 ) -> np.ndarray:
     """The photo with the sea's reading drawn on it, and the panel in a margin to its right.
-    ``quads``: each reading's quad in ``image`` px; ``report``: the photo's score report."""
+    ``quads``: each reading's quad in ``image`` px; ``report``: the photo's score report;
+    ``objective_cards``: the objective cards read (what each says, its quad in ``image`` px, sure)."""
     plan = plan_sea_picture(readings, quads, report, image.shape)
     out = image.copy()
     unit = max(1, int(plan.cell_px / 40))
+    for text, quad, sure in objective_cards:  # outlined as read: white when sure, orange to check
+        _objective_card(out, np.asarray(quad, np.float32), text, WHITE if sure else ORANGE, unit)
     for q in plan.outlines:
         cv2.polylines(out, [q.astype(np.int32)], True, WHITE, max(1, unit // 2), cv2.LINE_AA)
     for mark in plan.marks:
@@ -266,6 +273,21 @@ def annotate_sea(
     return add_sea_panel(out, sea_panel_lines(report, plan))
 
 
+def _objective_card(out: np.ndarray, quad: np.ndarray, text: str, colour: BGR, unit: int) -> None:
+    """A read objective card's outline and, along its top edge, what it was read as."""
+    cv2.polylines(out, [quad.astype(np.int32)], True, BLACK, 2 * unit + 3, cv2.LINE_AA)
+    cv2.polylines(out, [quad.astype(np.int32)], True, colour, 2 * unit + 1, cv2.LINE_AA)
+    side = float(np.linalg.norm(quad[1] - quad[0]))
+    scale = max(0.35, side / 220)
+    x, y = _point(quad[np.argmin(quad[:, 1])])
+    thick = max(1, round(scale * 2))
+    (w, h), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
+    x = min(max(0, x - w // 2), max(0, out.shape[1] - w))
+    y = max(h + 4, y - 6)
+    cv2.putText(out, text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, scale, BLACK, thick + 3, cv2.LINE_AA)
+    cv2.putText(out, text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, scale, colour, thick, cv2.LINE_AA)
+
+
 # --- the panel ----------------------------------------------------------------------------------
 
 
@@ -276,9 +298,12 @@ def sea_panel_lines(report: dict[str, Any], plan: SeaPlan) -> list[PanelLine]:
     counts = report.get("species", {})
     first = (report.get("board") or {}).get("first")
     lines = [PanelLine("Mediterráneo sea", WHITE, "title")]
+    source = {"read": " (read from its card)", "given": " (given)"}.get(report.get("objectives_from", ""), "")
     for p in report["players"]:
         chose = " (chose first)" if p["name"] == first else ""
-        lines.append(PanelLine(f"{p['name']}{chose}: +2 {p['plus']}, -1 {p['minus']}", WHITE))
+        if chose and report.get("first_from") == "assumed":
+            chose = " (taken as first: not seen)"
+        lines.append(PanelLine(f"{p['name']}{chose}: +2 {p['plus']}, -1 {p['minus']}{source}", WHITE))
         n_plus, n_minus = counts.get(p["plus"], 0), counts.get(p["minus"], 0)
         lines.append(PanelLine(f"  {n_plus} {p['plus']} x +2\t{p['points']['plus']:+d}", GREY))
         lines.append(PanelLine(f"  {n_minus} {p['minus']} x -1\t{p['points']['minus']:+d}", GREY))
@@ -400,5 +425,10 @@ def write_sea_annotation(
     view = read_photo(photo_path, min_long_side=1600)
     k = reading_scale / view.scale  # the reading's view px -> the picture's px
     quads = np.array([np.asarray(r.quad, np.float32) * k for r in reading.readings], np.float32)
-    picture = annotate_sea(view.image, reading.readings, quads, report)
+    cards = getattr(reading, "objectives", None)
+    objective_cards = [
+        (f"{c.player}: +2 {c.objective.plus} -1 {c.objective.minus}", np.asarray(c.quad) * k, c.sure)
+        for c in (cards.cards if cards is not None else ())
+    ]
+    picture = annotate_sea(view.image, reading.readings, quads, report, objective_cards)
     return write_picture(picture, output)

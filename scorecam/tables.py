@@ -120,6 +120,8 @@ def mediterraneo_sea_layout(report: dict[str, Any]) -> Layout:
     rows.append(["Minus"] + [signed(p["points"]["minus"]) for p in players])
     rows.append(["Total"] + [signed(p["total"]) for p in players])
     lines: Layout = [Rows(rows), ""]
+    if report.get("objectives_from") == "read":  # a photo scored by the objective cards beside its sea
+        lines.append("Objectives read from the objective cards in the photo (--objectives overrides them)")
     species = ", ".join(f"{n} {s}" for s, n in report["species"].items()) or "none"
     lines.append(f"Visible animals: {species}")
     for o in report["octopuses"]:

@@ -87,9 +87,11 @@ def test_two_seas_with_their_objectives_txt_score_as_their_truth_and_resume_keep
 
 
 def test_a_sea_without_objectives_is_a_failure_naming_what_is_missing(tmp_path):
+    from sea_photo_edits import hide_objective_cards  # the objective cards are read when they show
+
     folder = tmp_path / "in"
     folder.mkdir()
-    shutil.copy(SEA_A, folder / "sea.jpg")
+    hide_objective_cards(SEA_A, folder / "sea.jpg")
     out = tmp_path / "results.csv"
     summary = run_batch(folder, out, None, jobs=1)
     (row,) = rows_of(out)

@@ -140,8 +140,10 @@ def test_score_reads_a_sea_photo_with_objectives_given(capsys):
         }
 
 
-def test_score_names_what_is_missing_for_a_sea_without_objectives(capsys):
-    code = main(["score", str(SEA_SAMPLES[0])])
+def test_score_names_what_is_missing_for_a_sea_without_objectives(capsys, tmp_path):
+    from sea_photo_edits import hide_objective_cards  # the objective cards are read when they show
+
+    code = main(["score", str(hide_objective_cards(SEA_SAMPLES[0], tmp_path / "sea.jpg"))])
     _, err = capsys.readouterr()
     assert code == 2
     lines = err.strip().splitlines()

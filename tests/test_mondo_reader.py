@@ -164,13 +164,18 @@ def test_a_photo_without_an_island_exits_4(tmp_path, capsys):
     assert "no island found" in capsys.readouterr().err
 
 
-def test_a_mediterraneo_photo_is_read_as_a_sea_not_an_island(root, capsys):
-    """No Mondo island in a sea photo: `score` reads the sea and, without the players' objectives
-    (the objective cards are not read yet), says what it saw and what to pass (a usage error)."""
-    for photo in sorted((root / "samples/mediterraneo").glob("*.jpg"))[:3]:
-        assert main(["score", str(photo)]) == 2, photo.name
+def test_a_mediterraneo_photo_is_read_as_a_sea_not_an_island(root, tmp_path, capsys):
+    """No Mondo island in a sea photo: `score` reads the sea and its objective cards; with the cards
+    out of the photo it says what it saw and what to pass (a usage error)."""
+    from sea_photo_edits import hide_objective_cards
+
+    for photo in sorted((root / "samples/mediterraneo").glob("*.jpg"))[:2]:
+        assert main(["score", str(photo), "--json"]) == 0, photo.name
+        assert json.loads(capsys.readouterr().out)["game"] == "mediterraneo"
+        hidden = hide_objective_cards(photo, tmp_path / photo.name)
+        assert main(["score", str(hidden)]) == 2, photo.name
         err = capsys.readouterr().err
-        assert err.startswith(f"scorecam: {photo}: a sea of ") and "pass --objectives" in err
+        assert err.startswith(f"scorecam: {hidden}: a sea of ") and "--objectives" in err
         assert err.count("\n") == 1
 
 

@@ -1,12 +1,15 @@
 """Mediterráneo seas in a batch: the objectives each sea photo is scored by, and its report.
 
 The objectives come from an ``objectives.txt`` in the photo's folder, or else from ``batch
---objectives ... --first ...`` for the whole run. ``objectives.txt`` holds what ``--objectives``
+--objectives ... --first ...`` for the whole run, or else from the photo: the two objective cards
+beside the sea are read (``objectives_from`` is then "read"; a doubtful card makes the row "check").
+``objectives.txt`` holds what ``--objectives``
 takes (``circle=ray/fish square=turtle/ray``, on one line or several) and, optionally, who chose
 first (``first=circle``); ``#`` starts a comment. A folder with an ``objectives.txt`` holds seas: its
 photos are scored one by one, never as a Mondo turn. A sea photo without objectives, or under a
 broken ``objectives.txt``, is a failed row whose reason names what is missing (the photo is still
-read: the reason gives its species counts); it is never skipped.
+read: the reason gives its species counts); it is never skipped. Without objectives given, only a
+photo whose objective cards are not both found is such a row.
 """
 
 from __future__ import annotations

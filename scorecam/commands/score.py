@@ -38,7 +38,8 @@ from scorecam.errors import Exit, InputError
     "objectives",
     multiple=True,
     metavar="'circle=PLUS/MINUS square=PLUS/MINUS'",
-    help="the objectives of a Mediterráneo sea photo (e.g. circle=ray/fish square=turtle/ray)",
+    help="the objectives of a Mediterráneo sea photo (e.g. circle=ray/fish square=turtle/ray); "
+    "default: read from the two objective cards beside the sea",
 )
 @click.option(
     "--first", type=click.Choice(["circle", "square"]), help="who chose a Mediterráneo objective first"

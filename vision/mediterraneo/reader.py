@@ -5,7 +5,10 @@ the cell model in one batch (each cell in its four quarter turns, averaged), bui
     reading.cells        # the visible cells (scoring.mediterraneo.Cell), with or without objectives
     reading.flags        # doubtful readings in words; reading.status is "ok" or "check"
 
-Without objectives (they are not read from the photo yet) ``sea`` is None: the cells are still read.
+Without objectives given, the two objective cards beside the sea are read (objectives.py): with both
+found, ``sea`` is scored by them (``reading.objectives_from`` is "read"; a doubtful or missing card is
+flagged in ``reading.objectives.flags`` and makes the status "check"); with either missing ``sea`` is
+None: the cells are still read. Given objectives override the cards and nothing is read of them.
 With ``use_kit`` (the default) the cells are explained by placed cards of the kit (kit_decode.py);
 ``use_kit=False`` reads every cell head by head (the baseline the kit is measured against).
 """
@@ -14,17 +17,18 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
-from scoring.mediterraneo import Cell, Objective, Sea
+from scoring.mediterraneo import Cell, Objective, Sea, objective_choice_problem
 from vision.catalogs import load_catalog
 from vision.errors import PhotoError
 from vision.geometry import crop_quads
 from vision.mediterraneo.kit_decode import decode_sea, objective_card_ids
 from vision.mediterraneo.locate import SEA_MIN, FoundSea, LocatorModel, locate_sea
+from vision.mediterraneo.objectives import PLAYERS, ObjectivesReading, read_objectives
 from vision.onnx_model import OnnxModel, load_model, models_dir
 from vision.photo_io import Photo
 
@@ -52,10 +56,17 @@ class SeaReading:
     timing_ms: dict[str, float]
     # with the kit: the same photo's cells read head by head, for measuring the kit against
     head_by_head: SeaReading | None = None
+    objectives: ObjectivesReading | None = None  # the objective cards read (None: objectives given)
+    objectives_from: str = ""  # "given", "read" (from the photo's cards) or "" (neither: no objectives)
+
+    @property
+    def all_flags(self) -> tuple[str, ...]:
+        """The cells' flags and the objective cards' (a card not found or doubtful)."""
+        return self.flags + (self.objectives.flags if self.objectives is not None else ())
 
     @property
     def status(self) -> str:
-        return "check" if self.flags else "ok"
+        return "check" if self.all_flags else "ok"
 
 
 def load_cell_model(path: str | None = None) -> OnnxModel:
@@ -191,7 +202,9 @@ def read_sea(
     use_kit: bool = True,
 ) -> tuple[Sea | None, SeaReading]:
     """The sea in `photo` and how it was read; a PhotoError ("no sea found") when there is none.
-    With `objectives` (player -> Objective, two of them) and `first`, the Sea to score; else None.
+    With `objectives` (player -> Objective, two of them) and `first`, the Sea to score; without, the
+    objective cards are read and the Sea is scored by them (`first` as given, else `first_unseen`),
+    or None when either card is not found (reading.objectives says which).
     With `use_kit`, cells are explained by the kit's cards (the objective cards left out of the sea)."""
     t0 = time.perf_counter()
     found, _ = locate_sea(photo, locator)
@@ -205,11 +218,18 @@ def read_sea(
     visible = tuple(r.cell for r in readings if r.cell is not None)
     if len(visible) < 3:
         raise PhotoError("no sea found: the cards found hold no sea cells", kind="no_board")
-    flags = _flags(readings, found, photo.notes, photo.image.shape)
     timing = {"locate": (t1 - t0) * 1000, "cells": (t2 - t1) * 1000}
+    cards = None
+    if objectives is None:
+        cards = read_objectives(photo, found.g, found.cell_px, np.array([(c.x, c.y) for c in visible]))
+        timing["objectives"] = cards.ms
+        t2 = time.perf_counter()
+    flags = _flags(readings, found, photo.notes, photo.image.shape)
     reading = SeaReading(visible, tuple(readings), flags, found.g, found.cell_px, timing)
     if use_kit:
-        by_kit, kit_flags = _kit_readings(model, probs, found, readings, objectives)
+        # the objective cards read surely are not in the sea either
+        out_of_sea = objectives if cards is None else {c.player: c.objective for c in cards.cards if c.sure}
+        by_kit, kit_flags = _kit_readings(model, probs, found, readings, out_of_sea)
         timing = timing | {"kit": (time.perf_counter() - t2) * 1000}
         reading = SeaReading(
             cells=tuple(r.cell for r in by_kit if r.cell is not None),
@@ -224,4 +244,21 @@ def read_sea(
     sea = None
     if objectives is not None:
         sea = Sea(visible, dict(objectives), first or next(iter(objectives)))
+        reading = replace(reading, objectives_from="given")
+    elif cards is not None:
+        reading = replace(reading, objectives=cards)
+        if cards.objectives is not None:
+            sea = Sea(visible, cards.objectives, first or first_unseen(cards.objectives))
+            reading = replace(reading, objectives_from="read")
     return sea, reading
+
+
+def first_unseen(objectives: Mapping[str, Objective]) -> str:
+    """Who chose first when the photo cannot show it: circle, unless only square choosing first makes
+    the two objectives a legal choice (the photo is then not taken to show a broken rule)."""
+    a, b = PLAYERS
+    if objective_choice_problem(objectives[a], objectives[b]) and not objective_choice_problem(
+        objectives[b], objectives[a]
+    ):
+        return b
+    return a
