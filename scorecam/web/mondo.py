@@ -97,8 +97,8 @@ def cell_candidates(photo: Any, reading: Any) -> list[dict[str, Any]]:
     table = catalog_table(model)
     margin = float(model.metadata["input"]["crop_margin"])
     quads = (np.asarray(reading.cell_quads, np.float64) / photo.scale).astype(np.float32)
-    source, source_quads = crop_source(photo.image, quads, model.input_size, margin, finer_view(photo))
-    probs = read_turns(model, crop_quads(source, source_quads, model.input_size, margin))
+    source, to_source = crop_source(photo.image, quads, model.input_size, margin, finer_view(photo))
+    probs = read_turns(model, crop_quads(source, to_source(quads), model.input_size, margin))
     tile_index = table.labels["present"].index("tile")
     out = []
     for i in range(len(quads)):

@@ -24,6 +24,7 @@ from vision.mondo.decode import CandidateTable, CellReading, candidate_table, de
 from vision.mondo.heads import turn_crops, turned_head
 from vision.mondo.locate import FoundIsland, locate_islands
 from vision.mondo.outline import inside_any
+from vision.mondo.recentre import recentre_cells
 from vision.onnx_model import OnnxModel, load_model, models_dir
 from vision.photo_io import Photo
 
@@ -110,17 +111,17 @@ def read_turns(model: OnnxModel, crops: np.ndarray) -> dict[str, np.ndarray]:
 
 def crop_source(
     image: np.ndarray, cell_quads: np.ndarray, size: int, margin: float, finer: Finer | None
-) -> tuple[np.ndarray, np.ndarray]:
-    """The picture to cut crops of `size` px from, and the cell quads in its px: the photo itself
-    at the resolution the crops need where `finer` can give it, so a small island is read from the
-    photo's own pixels, not from an enlarged reduced view."""
+) -> tuple[np.ndarray, Callable[[np.ndarray], np.ndarray]]:
+    """The picture to cut crops of `size` px from, and how quads in px of `image` map into its px:
+    the photo itself at the resolution the crops need where `finer` can give it, so a small island
+    is read from the photo's own pixels, not from an enlarged reduced view."""
     side = float(median(np.hypot(*(cell_quads[:, 1] - cell_quads[:, 0]).T)))
     need = size / (1 + 2 * margin)  # px a cell spans in its crop
     if finer is None or side >= FINER_BELOW * need:
-        return image, cell_quads
+        return image, lambda quads: quads
     picture, k = finer(side / need)  # k: px of `image` per px of `picture`
     r = 1.0 / k
-    return picture, ((cell_quads + 0.5) * r - 0.5).astype(np.float32)
+    return picture, lambda quads: ((quads + 0.5) * r - 0.5).astype(np.float32)
 
 
 def read_cells(
@@ -136,17 +137,25 @@ def read_cells(
     model = model or tile_model()
     start = time.perf_counter()
     margin = float(model.metadata["input"]["crop_margin"])
-    source, quads = crop_source(image, found.cell_quads, model.input_size, margin, finer)
-    crops = crop_quads(source, quads, model.input_size, margin)
+    source, to_source = crop_source(image, found.cell_quads, model.input_size, margin, finer)
+
+    def crop(quads: np.ndarray) -> np.ndarray:  # quads in px of `image`
+        return crop_quads(source, to_source(quads), model.input_size, margin)
+
+    crops = crop(found.cell_quads)
     crop_ms = (time.perf_counter() - start) * 1000
     start = time.perf_counter()
     probs = read_turns(model, crops)
+    table = catalog_table(model, catalog)
+    if use_catalog:
+        probs, cell_quads, _ = recentre_cells(
+            probs, found.cell_quads, table, crop, model.run, lambda c: read_turns(model, c)
+        )
+        found = replace(found, cell_quads=cell_quads)
     model_ms = (time.perf_counter() - start) * 1000
     start = time.perf_counter()
     cells = [(r, c) for r in range(found.grid) for c in range(found.grid)]
-    decoded = decode_island(
-        probs, model.heads, cells, found.grid, catalog_table(model, catalog), use_catalog=use_catalog
-    )
+    decoded = decode_island(probs, model.heads, cells, found.grid, table, use_catalog=use_catalog)
     decode_ms = (time.perf_counter() - start) * 1000
     reading = IslandReading(
         decoded.island,

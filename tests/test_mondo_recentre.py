@@ -1,0 +1,90 @@
+"""A tile pushed out of line whose centre the locator did not see: the reader moves that cell's crop
+onto the tile (vision.mondo.recentre) and reads it whole."""
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import pytest
+
+import vision.mondo.reader as reader
+from vision.catalogs import island_of
+from vision.geometry import grid_cell_quads
+from vision.mondo.recentre import SHIFTS, kit_fit, shifted_quads
+from vision.synth.catalog import load_catalog
+from vision.synth.mondo_art import render_mondo_face
+from vision.synth.mondo_island import component_by_id, random_layout
+from vision.synth.photo import PhotoStyle, Piece, photograph
+
+PITCH, TILE = 52.0, 50.0  # mm
+PUSH = 17.0  # mm: a third of a cell
+
+
+def test_shifted_quads_move_along_the_quads_own_sides():
+    quad = np.array([[10, 10], [30, 10], [30, 30], [10, 30]], np.float32)  # a 20 px cell
+    moved = shifted_quads(quad, ((0.5, 0.0), (0.0, -0.25)))
+    assert np.allclose(moved[0], quad + [10, 0]) and np.allclose(moved[1], quad + [0, -5])
+    turned = quad[[1, 2, 3, 0]]  # the same square, its first side running down
+    assert np.allclose(shifted_quads(turned, ((0.5, 0.0),))[0], turned + [0, 10])
+    assert len(SHIFTS) == len(set(SHIFTS)) == 16
+
+
+def test_kit_fit_is_high_only_for_a_whole_kit_tile():
+    model = reader.tile_model()
+    table = reader.catalog_table(model)
+    whole = {head: np.eye(len(labels))[[0]] for head, labels in table.labels.items()}
+    whole["present"] = np.array([[0.0, 1.0]])
+    for head in table.heads:  # the labels of the table's first candidate, with certainty
+        whole[head] = np.eye(len(table.labels[head]))[[int(table.classes[head][0])]]
+    empty = dict(whole, present=np.array([[1.0, 0.0]]))
+    unsure = {head: np.full((1, len(labels)), 1.0 / len(labels)) for head, labels in table.labels.items()}
+    fits = [float(kit_fit(p, table)[0]) for p in (whole, empty, unsure)]
+    assert fits[0] == pytest.approx(0.0, abs=1e-6)
+    assert fits[1] < -10 and fits[2] < -5
+
+
+def _pushed_island(seed: int):
+    """A 3x3 island whose middle left tile is pushed a third of a cell out of line, photographed."""
+    catalog = load_catalog("mondo")
+    layout = random_layout(catalog, np.random.default_rng(seed), 3, "complete")
+    pieces = []
+    for p in layout:
+        face = component_by_id(catalog, p.component)["faces"][p.face]
+        art = np.ascontiguousarray(np.rot90(render_mondo_face(face, 4.0), k=-(p.rotation // 90)))
+        x = PITCH / 2 + PITCH * p.col - (PUSH if (p.row, p.col) == (1, 0) else 0.0)
+        pieces.append(Piece(art, (TILE, TILE), (x, PITCH / 2 + PITCH * p.row)))
+    shot = photograph(
+        pieces,
+        np.random.default_rng(seed),
+        subject_mm=(-60, -40, 3 * PITCH + 40, 3 * PITCH + 40),
+        long_side_px=1600,
+        style=PhotoStyle(table="wood"),
+    )
+    lattice_mm = np.array([[0, 0], [3 * PITCH, 0], [3 * PITCH, 3 * PITCH], [0, 3 * PITCH]], np.float32)
+    outline = cv2.perspectiveTransform(lattice_mm[None], shot.homography)[0]
+    return shot.image, outline, _looks(island_of(layout, catalog, 3).tiles)
+
+
+def _looks(tiles) -> list:
+    """What each tile shows, whichever way the reading is turned (identical faces are one look)."""
+    out = []
+    for t in tiles:
+        edges = tuple(t.edges)
+        out.append((min(edges[i:] + edges[:i] for i in range(4)), t.animals, t.volcanoes))
+    return sorted(out)
+
+
+def test_a_pushed_tile_is_read_from_a_crop_moved_onto_it(monkeypatch):
+    image, outline, looks = _pushed_island(31)
+    found = reader.locate_islands(image, grid=3).islands[0]
+    # the lattice's own cells, as when the locator saw no centre on the pushed tile
+    on_lattice = replace(found, quad=outline, cell_quads=grid_cell_quads(outline, 3))
+    reading, _ = reader.read_cells(image, on_lattice)
+    assert _looks(reading.island.tiles) == looks and not reading.flags
+    pushed = int(np.argmax(np.hypot(*(reading.cell_quads - on_lattice.cell_quads).mean(1).T)))
+    assert pushed == 3  # reading order: row 1, column 0; moved towards the push, and only it
+    assert np.count_nonzero(np.abs(reading.cell_quads - on_lattice.cell_quads).max(axis=(1, 2)) > 1e-3) == 1
+    # without the search the same crops miss the tile's edge: the island is misread or flagged
+    monkeypatch.setattr(reader, "recentre_cells", lambda probs, quads, *rest: (probs, quads, ()))
+    plain, _ = reader.read_cells(image, on_lattice)
+    assert _looks(plain.island.tiles) != looks or plain.flags
