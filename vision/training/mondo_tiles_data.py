@@ -51,6 +51,9 @@ class CropSpec:
     # frame (the reader reads a small island from a finer decode, so its cells look the same).
     span: tuple[float, float] = (0.35, 0.9)
     exclude_tables: tuple[str, ...] = ()
+    # Every other condition from its hard end (World.stress): faded and over-inked prints, dim light,
+    # messy placement, back-side tiles, steep tilts. The island stays at ``span`` all the same.
+    stress: bool = False
 
 
 @dataclass(frozen=True)
@@ -161,7 +164,7 @@ def photo_crops(seed: int, index: int, spec: CropSpec) -> tuple[np.ndarray, np.n
     """
     rng = np.random.default_rng([seed, index, 7])  # apart from the photo's own generator
     long_side = int(rng.choice(PHOTO_LONG_SIDES))
-    world = World(span=spec.span, exclude_tables=spec.exclude_tables)
+    world = World(span=spec.span, exclude_tables=spec.exclude_tables, stress=spec.stress)
     scene = make_scene("mondo", seed, index, long_side_px=long_side, world=world)
     image = cv2.imdecode(np.frombuffer(scene.jpeg, np.uint8), cv2.IMREAD_COLOR)
     cells = cell_labels(scene.truth)
@@ -225,8 +228,14 @@ def build_crops(
     )
 
 
+# Fields added to CropSpec after DATA_VERSION 4: left out of the cache key at their default, so the
+# crops cached before them stay valid.
+_LATER_FIELDS = {"stress": False}
+
+
 def cache_path(seed: int, photos: int, spec: CropSpec, cache_dir: Path = CACHE_DIR) -> Path:
-    key = json.dumps({"v": DATA_VERSION, "heads": HEADS, **asdict(spec)}, sort_keys=True)
+    fields = {k: v for k, v in asdict(spec).items() if not (k in _LATER_FIELDS and v == _LATER_FIELDS[k])}
+    key = json.dumps({"v": DATA_VERSION, "heads": HEADS, **fields}, sort_keys=True)
     digest = hashlib.sha1(key.encode()).hexdigest()[:10]
     return cache_dir / f"crops-s{seed}-n{photos}-{spec.size}px-{digest}.npz"
 
@@ -261,6 +270,18 @@ def load_or_build_crops(
     tmp.replace(path)
     log(f"crops: {len(crop_set.labels)} from {photos} photos of seed {seed} -> {path}")
     return crop_set
+
+
+def joined(first: CropSet, second: CropSet) -> CropSet:
+    """Both crop sets as one; the second's photo indices follow the first's."""
+    return CropSet(
+        crops=np.concatenate([first.crops, second.crops]),
+        labels=np.concatenate([first.labels, second.labels]),
+        photo=np.concatenate([first.photo, second.photo + first.photos]),
+        ring=np.concatenate([first.ring, second.ring]),
+        seed=first.seed,
+        photos=first.photos + second.photos,
+    )
 
 
 def head_counts(labels: np.ndarray) -> dict[str, list[int]]:
