@@ -84,8 +84,9 @@ def batch(
     incomplete. Exit code 1 if any input failed or a turn is incomplete.
 
     A Mediterráneo sea photo is scored by the objectives.txt in its folder (what --objectives takes,
-    and first=circle or first=square), else by --objectives and --first; a folder with an
-    objectives.txt is a folder of seas, not a Mondo turn. A sea without objectives fails, saying so.
+    and first=circle or first=square), else by --objectives and --first, else by the two objective
+    cards read in the photo; a folder with an objectives.txt is a folder of seas, not a Mondo turn.
+    A sea whose objective cards are not both found (and none given) fails, naming what is missing.
 
     Mediatore photos (one side's won cards) are read where a mediatore.txt is in their folder, or
     with --game mediatore. A mediatore.txt holding a round (bid=... bidder=... last-trick=..., as

@@ -34,6 +34,7 @@ MIN_CELLS = 4  # fewer sea cells on one lattice than this: no sea (one card alon
 FIRST_PASS = (2 / 3, 1.0)  # whole-photo passes, as factors of the model's input long side
 FINE_LONG_MAX = 1280  # the second pass's picture, long side at most (px)
 NO_SEA = "no sea found: no Mediterráneo cards on one lattice in this photo"
+MIN_CELL_PX = 2.0  # a lattice whose cells are smaller than this (view px) is no sea the net could see
 
 
 @lru_cache(maxsize=2)
@@ -148,12 +149,37 @@ class FoundSea:
     lattice_doubt: float  # mean distance of the seen centres from their nodes (cells)
 
 
-def _fit(pts: np.ndarray, start: np.ndarray | None = None) -> LatticeFit | None:
-    fit = fit_lattice(pts, start=start) if start is not None else None
-    fresh = fit_lattice(pts)
-    if fit is None or (fresh is not None and support(fresh) > support(fit)):
-        fit = fresh
-    return fit
+def cell_px_at(g: np.ndarray, at: np.ndarray, max_px: float) -> float | None:
+    """A cell's side in view px at lattice point `at`, or None where the lattice is degenerate there:
+    G not invertible or not finite (nodes seen on one line leave the other direction's scale free, and
+    a least-squares fit then maps the photo onto that line), or a cell with a side under MIN_CELL_PX
+    or over `max_px` (the photo's long side), or no finite quad (beyond the lattice's horizon)."""
+    if not np.isfinite(g).all():
+        return None
+    try:
+        with np.errstate(divide="ignore", invalid="ignore"):  # beyond the horizon: inf, told below
+            quad = node_quads(g, np.asarray(at, np.float64)[None])[0]
+            sides = np.hypot(*(np.roll(quad, -1, axis=0) - quad).T)
+    except np.linalg.LinAlgError:
+        return None
+    if not np.isfinite(sides).all() or sides.min() < MIN_CELL_PX or sides.max() > max_px:
+        return None
+    cell = cell_size(g, at)  # a quad folded flat has sides but no area
+    return cell if cell >= MIN_CELL_PX else None
+
+
+def usable(fit: LatticeFit | None, max_px: float) -> bool:
+    """Whether `fit` is a lattice a sea can lie on: a cell has a size at its nodes' middle."""
+    if fit is None or fit.count < 3:
+        return False
+    return cell_px_at(fit.g, fit.nodes[fit.inliers].mean(0), max_px) is not None
+
+
+def _fit(pts: np.ndarray, max_px: float, start: np.ndarray | None = None) -> LatticeFit | None:
+    """The usable lattice of `pts` with the most support (the one refined from `start` on a tie)."""
+    fits = [fit_lattice(pts, start=start)] if start is not None else []
+    fits.append(fit_lattice(pts))
+    return max((f for f in fits if usable(f, max_px)), key=support, default=None)
 
 
 def _sea_of(
@@ -178,31 +204,50 @@ def locate_sea(photo: Photo, model: LocatorModel | None = None) -> tuple[FoundSe
     spec = model.meta["input"]
     view = photo.image
     h, w = view.shape[:2]
+    max_px = float(max(h, w))  # a cell larger than the photo holds no four seen centres
     # the net learnt cells of 12-44 px: a large sea is seen whole at the smaller size, a small one
     # at the larger; the finest size only when neither finds a sea
     best = None
     for sizes in (FIRST_PASS, (FIRST_PASS[-1] * 2,)):
         for factor in sizes:
             long_side = round(spec["long_side"] * factor)
-            pts, values = sea_peaks(picture_maps(model, view, long_side / max(h, w)))
-            fit = _fit(pts)
+            maps = picture_maps(model, view, long_side / max(h, w))
+            pts, values = sea_peaks(maps)
+            fit = _fit(pts, max_px)
             if fit is not None and (best is None or support(fit) > support(best[0])):
-                best = (fit, pts, values)
+                best = (fit, pts, values, maps)
         if best is not None and best[0].count >= MIN_CELLS:
             break
     if best is None or best[0].count < MIN_CELLS:
         raise PhotoError(NO_SEA, kind="no_board")
-    fit, pts, values = best
+    fit, pts, values, maps = best
     nodes, seen_pts, _ = _sea_of(fit, pts, values)
-    if len(nodes) < MIN_CELLS:
+    cell = cell_px_at(fit.g, nodes.mean(0), max_px) if len(nodes) >= MIN_CELLS else None
+    if cell is None:
         raise PhotoError(NO_SEA, kind="no_board")
+    second = _second_pass(photo, model, fit, nodes, cell, max_px)
+    if second is not None:
+        fit, seen_pts, maps, nodes = second
+    found = _found(fit, nodes, seen_pts, maps, max_px)
+    if found is None:
+        raise PhotoError(NO_SEA, kind="no_board")
+    return found, view
 
-    # second pass: the sea's region, a cell spanning about cell_px, from a fine enough decode
-    cell = cell_size(fit.g, nodes.mean(0))
+
+def _second_pass(
+    photo: Photo, model: LocatorModel, fit: LatticeFit, nodes: np.ndarray, cell: float, max_px: float
+) -> tuple[LatticeFit, np.ndarray, Maps, np.ndarray] | None:
+    """The sea's region again, a cell spanning about the net's cell_px, from a fine enough decode:
+    (fit, seen centres, maps, sea nodes), or None when it finds less of a sea than the first pass
+    (the first pass's reading stands)."""
+    spec = model.meta["input"]
+    h, w = photo.image.shape[:2]
     lo, hi = nodes.min(0) - 1.5, nodes.max(0) + 1.5
     box = apply_h(
         np.linalg.inv(fit.g), np.array([[lo[0], lo[1]], [hi[0], lo[1]], [hi[0], hi[1]], [lo[0], hi[1]]])
     )
+    if not np.isfinite(box).all():
+        return None  # the region reaches the lattice's horizon: no region to look at again
     x0, y0 = np.floor(np.clip(box.min(0), 0, [w - 1, h - 1])).astype(int)
     x1, y1 = np.ceil(np.clip(box.max(0), 1, [w, h])).astype(int)
     want = float(spec.get("cell_px", 24.0)) / cell  # picture px per view px
@@ -216,16 +261,27 @@ def locate_sea(photo: Photo, model: LocatorModel | None = None) -> tuple[FoundSe
     ax, ay, bx, by = maps2.affine
     maps2 = Maps(maps2.sea, maps2.centres, (ax / k, ay / k, bx / k + x0, by / k + y0))
     pts2, values2 = sea_peaks(maps2)
-    fit2 = _fit(pts2, start=fit.g) if len(pts2) >= 3 else None
-    if fit2 is not None and fit2.count >= MIN_CELLS:
-        fit, pts, values, maps = fit2, pts2, values2, maps2
-        nodes, seen_pts, _ = _sea_of(fit, pts, values)
-    return _found(fit, nodes, seen_pts, maps), view
+    fit2 = _fit(pts2, max_px, start=fit.g) if len(pts2) >= 3 else None
+    if fit2 is None or fit2.count < MIN_CELLS:
+        return None
+    nodes2, seen2, _ = _sea_of(fit2, pts2, values2)
+    if len(nodes2) < MIN_CELLS or cell_px_at(fit2.g, nodes2.mean(0), max_px) is None:
+        return None
+    return fit2, seen2, maps2, nodes2
 
 
-def _found(fit: LatticeFit, nodes: np.ndarray, seen_pts: np.ndarray, maps: Maps) -> FoundSea:
-    middle = apply_h(np.linalg.inv(fit.g), nodes.mean(0)[None])[0]
-    g = upright(fit.g, middle)
+def _found(
+    fit: LatticeFit, nodes: np.ndarray, seen_pts: np.ndarray, maps: Maps, max_px: float
+) -> FoundSea | None:
+    """The sea's cells and the ring around them, upright; None where the lattice is degenerate at the
+    sea (no cell size there, or a seen cell's quad beyond the lattice's horizon)."""
+    try:
+        middle = apply_h(np.linalg.inv(fit.g), nodes.mean(0)[None])[0]
+        g = upright(fit.g, middle)
+    except np.linalg.LinAlgError:
+        return None
+    if not np.isfinite(g).all():
+        return None
     nodes = np.round(apply_h(g, seen_pts)).astype(int)
     # every lattice cell next to a seen one is read too: a cell whose centre the net missed is still
     # read by the cell model ("none" for the table); the sea map's value there goes with it
@@ -233,20 +289,28 @@ def _found(fit: LatticeFit, nodes: np.ndarray, seen_pts: np.ndarray, maps: Maps)
     ring = {(x + dx, y + dy) for x, y in seen for dx in (-1, 0, 1) for dy in (-1, 0, 1)} - seen
     extra = sorted(ring)
     all_nodes = np.array([*nodes.tolist(), *extra], int).reshape(-1, 2)
-    quads = node_quads(g, all_nodes)
+    with np.errstate(divide="ignore", invalid="ignore"):  # a ring cell beyond the horizon: inf, dropped
+        quads = node_quads(g, all_nodes)
+    finite = np.isfinite(quads).all(axis=(1, 2))
+    if not finite[: len(nodes)].all():
+        return None
+    all_nodes, quads = all_nodes[finite], quads[finite]  # a ring cell beyond the horizon is not read
     # each seen cell's quad moved onto the centre seen on it (cards lie by hand, off the lattice)
     centres = apply_h(np.linalg.inv(g), all_nodes[: len(nodes)].astype(float))
     quads[: len(nodes)] += (seen_pts - centres)[:, None, :]
     offset = all_nodes.min(0)
     g = np.array([[1, 0, -offset[0]], [0, 1, -offset[1]], [0, 0, 1]], float) @ g
     residuals = assign(g, seen_pts).residuals if len(seen_pts) else np.zeros(1)
+    cell_px = cell_px_at(g, (all_nodes - offset).mean(0), max_px)
+    if cell_px is None:
+        return None
     return FoundSea(
         g=g,
         nodes=all_nodes - offset,
         quads=quads,
         seen=np.arange(len(all_nodes)) < len(nodes),
         sea_values=_cover(g, (all_nodes - offset).astype(float), maps),
-        cell_px=cell_size(g, (all_nodes - offset).mean(0)),
+        cell_px=cell_px,
         lattice_doubt=float(np.mean(residuals)),
     )
 

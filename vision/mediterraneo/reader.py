@@ -86,6 +86,8 @@ def _crop_picture(photo: Photo, found: FoundSea) -> tuple[np.ndarray, float, tup
     k = photo.scale / fine_scale  # fine px per view px
     region = fine[int(y0 * k) : int(np.ceil(y1 * k)), int(x0 * k) : int(np.ceil(x1 * k))]
     s = min(1.0, want / k)
+    if min(region.shape[:2]) * s < 1:  # cells larger than the photo's part of the sea: nothing to read
+        raise PhotoError("no sea found: the cards found lie outside the photo", kind="no_board")
     if s < 1.0:
         region = cv2.resize(region, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
     return region, k * s, (int(x0), int(y0))
