@@ -289,6 +289,12 @@ def read_photo_island(
                 if grid_rank(alt_reading) > grid_rank(reading):
                     found, reading, probs = alt, alt_reading, alt_probs
                 break
+    if grid is None:
+        window = smaller_window(reading, found)
+        if window is not None:
+            small_reading, small_probs = read(window)
+            if grid_rank(small_reading) > grid_rank(reading):
+                found, reading, probs = window, small_reading, small_probs
     refusal = None
     if found.cut:
         refusal = PhotoError(
@@ -318,6 +324,52 @@ def read_photo_island(
     timing = {"locate": locate_ms, **reading.timing_ms}
     reading = replace(reading, flags=flags, timing_ms=timing)
     return PhotoReading(reading, probs, refusal, tuple(islands))
+
+
+def smaller_window(reading: IslandReading, found: FoundIsland) -> FoundIsland | None:
+    """A 4x4 reading with more empty spaces than players leave whose island (its tiles joined side to
+    side; a tile touching them only at a corner is a loose one) lies in one 3x3 corner of it: that
+    3x3 window, as a grid of its own (the island is likely a 3x3 one whose lattice took in a row and
+    a column of table). None otherwise."""
+    g = reading.grid
+    empty = sum(c.source == "empty" for c in reading.cells)
+    if g != 4 or empty <= MOST_EMPTY:
+        return None
+    held = joined_tiles({(c.row, c.col) for c in reading.cells if c.source != "empty"})
+    if not held:
+        return None
+    rows, cols = [r for r, _ in held], [c for _, c in held]
+    if max(rows) - min(rows) > g - 2 or max(cols) - min(cols) > g - 2:
+        return None
+    r0, c0 = min(min(rows), 1), min(min(cols), 1)
+    lattice = grid_cell_quads(np.asarray(found.quad, np.float32), g)
+    inside = [(r0 + i) * g + (c0 + j) for i in range(g - 1) for j in range(g - 1)]
+    corner = lattice[[r0 * g + c0, r0 * g + c0 + g - 2, (r0 + g - 2) * g + c0 + g - 2, (r0 + g - 2) * g + c0]]
+    quad = np.array([corner[0][0], corner[1][1], corner[2][2], corner[3][3]], np.float32)
+    return replace(
+        found, grid=g - 1, quad=quad, cell_quads=np.asarray(reading.cell_quads)[inside], alternatives=()
+    )
+
+
+def joined_tiles(cells: set[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The largest group of cells joined side to side (the island; the first found on a tie)."""
+    best: list[tuple[int, int]] = []
+    left = set(cells)
+    for start in sorted(cells):
+        if start not in left:
+            continue
+        group, todo = [], [start]
+        left.discard(start)
+        while todo:
+            r, c = todo.pop()
+            group.append((r, c))
+            for near in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                if near in left:
+                    left.discard(near)
+                    todo.append(near)
+        if len(group) > len(best):
+            best = group
+    return best
 
 
 def _doubtful(reading: IslandReading, found: FoundIsland) -> bool:

@@ -1,0 +1,42 @@
+"""A 4x4 grid laid over a 3x3 island and a row and a column of table: the reader tries the 3x3 window
+that holds the island (vision.mondo.reader.smaller_window)."""
+
+import numpy as np
+
+from scoring.mondo import Island
+from vision.geometry import grid_cell_quads
+from vision.mondo.decode import CellReading
+from vision.mondo.locate import FoundIsland
+from vision.mondo.reader import IslandReading, joined_tiles, smaller_window
+
+SQUARE = np.array([[0, 0], [400, 0], [400, 400], [0, 400]], np.float32)  # a 4x4 grid of 100 px cells
+
+
+def _reading(tiles: set[tuple[int, int]]) -> tuple[IslandReading, FoundIsland]:
+    cells = tuple(
+        CellReading(r, c, "catalog" if (r, c) in tiles else "empty", 0.0, ())
+        for r in range(4)
+        for c in range(4)
+    )
+    quads = grid_cell_quads(SQUARE, 4)
+    reading = IslandReading(Island(4, ()), (), cells, 4, SQUARE, quads, {})
+    return reading, FoundIsland(SQUARE, 4, quads, len(tiles), 0.5)
+
+
+def test_joined_tiles_is_the_largest_group_joined_side_to_side():
+    assert sorted(joined_tiles({(0, 0), (0, 1), (1, 1), (3, 3), (2, 2)})) == [(0, 0), (0, 1), (1, 1)]
+    assert joined_tiles(set()) == []
+
+
+def test_the_3x3_corner_holding_the_island_becomes_a_grid_of_its_own():
+    island = {(r, c) for r in range(1, 4) for c in range(1, 4)} - {(1, 1), (3, 3)}  # 7 tiles, rows/cols 1-3
+    window = smaller_window(*_reading(island | {(0, 0)}))  # a loose tile at the far corner, touching none
+    assert window is not None and window.grid == 3
+    assert np.allclose(window.quad, [[100, 100], [400, 100], [400, 400], [100, 400]])
+    assert np.allclose(window.cell_quads, grid_cell_quads(window.quad, 3))
+
+
+def test_no_window_when_the_island_needs_the_whole_grid_or_few_cells_are_empty():
+    assert smaller_window(*_reading({(0, 0), (0, 1), (1, 1), (2, 1), (3, 1), (3, 2)})) is None  # spans 4 rows
+    full = {(r, c) for r in range(4) for c in range(4)} - {(0, 0), (3, 3)}  # 2 empty: a 4x4 island
+    assert smaller_window(*_reading(full)) is None
