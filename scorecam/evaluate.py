@@ -17,10 +17,11 @@ from __future__ import annotations
 import json
 import statistics
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
+from scorecam.eval_guard import RAISED_LABEL, raised_lines
 from scorecam.progress import Progress
 from scoring.mondo import (
     Island,
@@ -144,32 +145,34 @@ def evaluate(
 ) -> dict[str, Any]:
     """The figures of the Mondo reader on the photos under `folder`. `grid_given`: each photo is read
     with its island's grid size as its game states it (a game is played 3x3, or 4x4 by two players;
-    `scorecam score --grid`, `batch --grid`); otherwise the reader detects it."""
+    `scorecam score --grid`, `batch --grid`); otherwise the reader detects it. A reading that raises
+    is recorded (``raised``) as an island not found and the evaluation goes on (`scorecam.eval_guard`)."""
     import cv2
 
-    from vision.mondo.decode import decode_island
-    from vision.mondo.grid_match import match_grid
-    from vision.mondo.heads import HEADS, tile_labels
-    from vision.mondo.reader import catalog_table, read_photo_island, tile_model
-    from vision.photo_io import read_photo
+    from scorecam.eval_guard import NoTruthPhotos, broken_truth, measured, raised_figure
+    from vision.mondo.heads import HEADS
+    from vision.mondo.reader import catalog_table, tile_model
 
     cv2.setNumThreads(1)  # the figure is for one core
     photos = truth_photos(folder)[:limit]
     if not photos:
-        raise ValueError(f"no Mondo photos with truth JSON under {folder}")
+        raise NoTruthPhotos(f"no Mondo photos with truth JSON under {folder}")
     model = tile_model()
     table = catalog_table(model)
     bar = Progress("eval", len(photos), enabled=None if progress else False)
-    found = read_exactly = exact_catalog = exact_heads = corners_close = 0
+    counts: Counter[str] = Counter()  # found, read_exactly, exact_catalog, exact_heads, corners_close
     clearances = []
-    head_right: dict[str, int] = defaultdict(int)
-    head_total: dict[str, int] = defaultdict(int)
+    head_right: Counter[str] = Counter()
+    head_total: Counter[str] = Counter()
     # the present head by truth: empty spaces read empty, tiles read as tiles ([right, of])
     presence: dict[str, list[int]] = {"empty": [0, 0], "tile": [0, 0]}
     times, failures, records = [], [], []
     for n, photo_path in enumerate(photos, start=1):
         truth = json.loads(photo_path.with_suffix(".json").read_text())
-        truth_island = island_from_json(truth["board"])
+        try:  # the truth is read here: a broken one is the truth file's fault, never the reader's
+            island = island_from_json(truth["board"])
+        except (ValueError, KeyError, TypeError) as error:
+            raise broken_truth(photo_path, error) from None
         record = {
             "photo": photo_path.name,
             "found": False,
@@ -180,83 +183,125 @@ def evaluate(
             "conditions": condition_buckets(truth),
         }
         records.append(record)
-        start = time.perf_counter()
-        photo = read_photo(photo_path)
-        result = read_photo_island(photo, model=model, grid=truth_island.grid if grid_given else None)
-        reading, probs = result.reading, result.probs
-        times.append((time.perf_counter() - start) * 1000)
+        one = measured(
+            _measure_photo,
+            photo_path,
+            truth,
+            _not_read,
+            truth_island=island,
+            model=model,
+            table=table,
+            grid=grid_given,
+        )
         bar(n)
-        if reading is None:
-            failures.append({"photo": photo_path.name, "why": "no island found"})
-            continue
-        match = match_grid(reading.quad * photo.scale, reading.grid, truth, reading.cell_quads * photo.scale)
-        corners_close += int(match.grid_right and match.corner_error <= CORNER_TOLERANCE)
-        truth_points = _points(truth_island, "truth")
-        # The score does not depend on how the grid was turned: compare it whatever the corners did.
-        # `scorecam score` refuses such a photo with a message (several islands, too few tiles, an
-        # island cut by the frame): the player is told, so it counts as flagged, and gets no score.
-        refused = result.refusal is not None
-        score_right = _points(reading.island, "truth") == truth_points and not refused
-        exact_catalog += int(score_right)
-        record |= {
-            "score_right": score_right,
-            "flagged": bool(reading.flags) or refused,
-            "n_flags": len(reading.flags),
-            "refused": refused,
-            "why_refused": result.refusal.reason if refused else None,
-        }
-        cells = [(r, c) for r in range(reading.grid) for c in range(reading.grid)]
-        by_heads = decode_island(probs, model.heads, cells, reading.grid, table, use_catalog=False).island
-        exact_heads += int(_points(by_heads, "truth") == truth_points)
-        if match.grid_right:
-            clearances.append(match.tile_clearance)
-        if not match.found:
-            why = match.why_not(reading.grid, truth_island.grid)
-            failures.append(
-                {
-                    "photo": photo_path.name,
-                    "why": why,
-                    "score_right": score_right,
-                    "flags": list(reading.flags),
-                }
-            )
-            continue
-        found += 1
-        record["found"] = True
-        read_island = rotated_island(reading.island, match.turns)
-        for cell in truth_island.cells():
-            want = tile_labels(truth_island.tile_at(*cell))
-            got = tile_labels(read_island.tile_at(*cell))
-            truly = "tile" if truth_island.tile_at(*cell) else "empty"
-            presence[truly][0] += int(got["present"] == want["present"])
-            presence[truly][1] += 1
-            for head in HEADS:
-                if head in want:
-                    head_total[head] += 1
-                    head_right[head] += int(got.get(head) == want[head])
-        read_exactly += int(_same_tiles(read_island, truth_island))
-        if not score_right:
-            failures.append({"photo": photo_path.name, "why": "score differs", "flags": list(reading.flags)})
+        times.append(one["ms"])
+        record |= one.get("record", {}) | ({"raised": one["raised"]} if "raised" in one else {})
+        failures += [one["failure"]] if one.get("failure") else []
+        counts.update(one.get("counts", {}))
+        clearances += [one["clearance"]] if one.get("clearance") is not None else []
+        head_right.update(one.get("head_right", {}))
+        head_total.update(one.get("head_total", {}))
+        for truly, (right, of) in one.get("presence", {}).items():
+            presence[truly][0] += right
+            presence[truly][1] += of
     total = len(photos)
     edges = sum(head_right[f"edge_{s}"] for s in "NESW"), sum(head_total[f"edge_{s}"] for s in "NESW")
     return {
         "photos": total,
         "grid": "given" if grid_given else "detected",
-        "islands_found": found / total,
+        "islands_found": counts["found"] / total,
         "least_tile_clearance": min(clearances) if clearances else None,
-        "outline_corners_within_0.1_cell": corners_close / total,
+        "outline_corners_within_0.1_cell": counts["corners_close"] / total,
         "head_accuracy": {h: head_right[h] / head_total[h] for h in HEADS if head_total[h]},
         "edge_accuracy": edges[0] / edges[1] if edges[1] else None,
         "empty_spaces_read_empty": presence["empty"],  # [right, of]
         "tiles_read_as_tiles": presence["tile"],
-        "islands_read_exactly": read_exactly / total,
-        "scores_exact": exact_catalog / total,
+        "islands_read_exactly": counts["read_exactly"] / total,
+        "scores_exact": counts["exact_catalog"] / total,
         **verdict_figures(records),
-        "scores_exact_head_by_head": exact_heads / total,
+        "scores_exact_head_by_head": counts["exact_heads"] / total,
         "median_ms_per_photo": statistics.median(times),
+        # readings that raised (bugs): each counted as an island not found, named with what it raised
+        "raised": raised_figure(records),
         "failures": failures,
         "per_photo": records,
     }
+
+
+def _not_read(photo: Path, truth: dict[str, Any], reason: str) -> dict[str, Any]:
+    """A photo whose reading raised: its record keeps "no island found", its failure says why."""
+    return {"failure": {"photo": photo.name, "why": reason}}
+
+
+def _measure_photo(
+    photo_path: Path, truth: dict[str, Any], *, truth_island: Island, model, table, grid: bool
+) -> dict[str, Any]:
+    """One photo read and compared with its truth: ``ms`` (file to board), the ``record`` fields it
+    changes, its ``failure`` (or None), the ``counts`` it adds to the totals, its tile ``clearance``,
+    ``head_right`` / ``head_total`` per head, and ``presence`` (empty spaces and tiles read so)."""
+    from vision.mondo.decode import decode_island
+    from vision.mondo.grid_match import match_grid
+    from vision.mondo.heads import HEADS, tile_labels
+    from vision.mondo.reader import read_photo_island
+    from vision.photo_io import read_photo
+
+    start = time.perf_counter()
+    photo = read_photo(photo_path)
+    result = read_photo_island(photo, model=model, grid=truth_island.grid if grid else None)
+    reading, probs = result.reading, result.probs
+    one: dict[str, Any] = {"ms": (time.perf_counter() - start) * 1000}
+    if reading is None:
+        return one | {"failure": {"photo": photo_path.name, "why": "no island found"}}
+    match = match_grid(reading.quad * photo.scale, reading.grid, truth, reading.cell_quads * photo.scale)
+    counts = Counter(corners_close=int(match.grid_right and match.corner_error <= CORNER_TOLERANCE))
+    truth_points = _points(truth_island, "truth")
+    # The score does not depend on how the grid was turned: compare it whatever the corners did.
+    # `scorecam score` refuses such a photo with a message (several islands, too few tiles, an
+    # island cut by the frame): the player is told, so it counts as flagged, and gets no score.
+    refused = result.refusal is not None
+    score_right = _points(reading.island, "truth") == truth_points and not refused
+    counts["exact_catalog"] += int(score_right)
+    one["record"] = {
+        "score_right": score_right,
+        "flagged": bool(reading.flags) or refused,
+        "n_flags": len(reading.flags),
+        "refused": refused,
+        "why_refused": result.refusal.reason if refused else None,
+    }
+    cells = [(r, c) for r in range(reading.grid) for c in range(reading.grid)]
+    by_heads = decode_island(probs, model.heads, cells, reading.grid, table, use_catalog=False).island
+    counts["exact_heads"] += int(_points(by_heads, "truth") == truth_points)
+    one |= {"counts": counts, "clearance": match.tile_clearance if match.grid_right else None}
+    if not match.found:
+        why = match.why_not(reading.grid, truth_island.grid)
+        failure = {
+            "photo": photo_path.name,
+            "why": why,
+            "score_right": score_right,
+            "flags": list(reading.flags),
+        }
+        return one | {"failure": failure}
+    counts["found"] += 1
+    one["record"]["found"] = True
+    read_island = rotated_island(reading.island, match.turns)
+    head_right: Counter[str] = Counter()
+    head_total: Counter[str] = Counter()
+    presence = {"empty": [0, 0], "tile": [0, 0]}
+    for cell in truth_island.cells():
+        want = tile_labels(truth_island.tile_at(*cell))
+        got = tile_labels(read_island.tile_at(*cell))
+        truly = "tile" if truth_island.tile_at(*cell) else "empty"
+        presence[truly][0] += int(got["present"] == want["present"])
+        presence[truly][1] += 1
+        for head in HEADS:
+            if head in want:
+                head_total[head] += 1
+                head_right[head] += int(got.get(head) == want[head])
+    counts["read_exactly"] += int(_same_tiles(read_island, truth_island))
+    one |= {"head_right": head_right, "head_total": head_total, "presence": presence}
+    if not score_right:
+        one["failure"] = {"photo": photo_path.name, "why": "score differs", "flags": list(reading.flags)}
+    return one
 
 
 def eval_table(result: dict[str, Any]) -> str:
@@ -288,6 +333,8 @@ def eval_table(result: dict[str, Any]) -> str:
         f"  right but flagged             {pct(result['right_flagged'])} (false alarms)",
         f"scores exact (head by head)     {pct(result['scores_exact_head_by_head'])}",
         f"median time per photo           {result['median_ms_per_photo']:.0f} ms (decoding included, one core)",
+        f"{RAISED_LABEL:<32}{len(result.get('raised', []))}",
+        *raised_lines(result),
     ]
     if result.get("by_condition"):
         lines += ["", "by condition (catalog decoding)", condition_table(result["by_condition"])]

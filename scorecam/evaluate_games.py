@@ -42,11 +42,13 @@ def measure_photos(
     folder: Path,
     progress: bool = True,
 ) -> list[dict[str, Any]]:
-    """One record per photo, each measured against the truth JSON beside it (with a progress bar)."""
+    """One record per photo, each measured against the truth JSON beside it (with a progress bar);
+    ``measure`` records a reading that raises (`scorecam.eval_guard.measured`)."""
+    from scorecam.eval_guard import NoTruthPhotos
     from scorecam.progress import Progress
 
     if not photos:
-        raise ValueError(f"no {game} photos with truth JSON under {folder}")
+        raise NoTruthPhotos(f"no {game} photos with truth JSON under {folder}")
     bar = Progress("eval", len(photos), enabled=None if progress else False)
     records = []
     for i, photo in enumerate(photos):

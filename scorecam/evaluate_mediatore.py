@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from scorecam import eval_guard as guard
 from scorecam import evaluate_games as games
 from scorecam.evaluate_games import figures_table, pct, share
 from scoring.mediatore import card, thirds_of
@@ -37,20 +38,34 @@ def _thirds(ids: set[str]) -> int:
 
 
 def measure_photo(photo: Path, truth: dict[str, Any]) -> dict[str, Any]:
-    """One photo's record: cards that show read right, misreads, points right, flagged, time."""
+    """One photo's record: cards that show read right, misreads, points right, flagged, time; a reading
+    that raises is recorded as not found, with what it raised (`scorecam.eval_guard`)."""
+    return guard.measured(_measure_photo, photo, truth, _not_read)
+
+
+def _base(photo: Path, truth: dict[str, Any]) -> dict[str, Any]:
+    pile, seen = set(truth["board"]["cards"]), set(truth["board"]["seen"])
+    return {"photo": photo.name, "cards": len(pile), "seen": len(seen), "conditions": _conditions(truth)}
+
+
+def _not_read(photo: Path, truth: dict[str, Any], reason: str) -> dict[str, Any]:
+    """The record of a photo whose cards were not read (refused, or the reader raised)."""
+    return _base(photo, truth) | {"found": False, "reason": reason, "seen_right": 0, "points_right": False,
+                                  "side_points_right": False}  # fmt: skip
+
+
+def _measure_photo(photo: Path, truth: dict[str, Any]) -> dict[str, Any]:
     from vision.errors import PhotoError
     from vision.mediatore import read_cards
     from vision.photo_io import read_photo
 
     pile, seen = set(truth["board"]["cards"]), set(truth["board"]["seen"])
-    base = {"photo": photo.name, "cards": len(pile), "seen": len(seen), "conditions": _conditions(truth)}
+    base = _base(photo, truth)
     start = time.perf_counter()
     try:
         cards, reading = read_cards(read_photo(photo))
     except PhotoError as error:
-        ms = (time.perf_counter() - start) * 1000
-        return base | {"found": False, "reason": error.reason, "seen_right": 0, "points_right": False,
-                       "side_points_right": False, "ms": ms}  # fmt: skip
+        return _not_read(photo, truth, error.reason) | {"ms": (time.perf_counter() - start) * 1000}
     ms = (time.perf_counter() - start) * 1000
     read = {c.id for c in cards}
     misread = read - pile
@@ -124,6 +139,8 @@ def figures(records: list[dict[str, Any]]) -> dict[str, Any]:
         "right_flagged": share(sum(1 for r in side_right if r["flagged"]), len(side_right)),
         "flagged": share(sum(1 for r in found if r["flagged"]), n),
         "median_ms_per_photo": round(statistics.median(r["ms"] for r in records), 1),
+        # readings that raised (bugs): each counted as a photo not found, named with what it raised
+        "raised": guard.raised_figure(records),
         "by_condition": {
             family: {
                 b: {"photos": len(v), "points_right": share(sum(v), len(v))}
@@ -159,4 +176,5 @@ def eval_table(result: dict[str, Any]) -> str:
     for family in ("world", "layout"):
         for bucket, v in result["by_condition"].get(family, {}).items():
             rows.append((f"  points right, {family} {bucket}", f"{pct(v['points_right'])} of {v['photos']}"))
-    return figures_table(rows)
+    rows.append((guard.RAISED_LABEL, str(len(result.get("raised", [])))))
+    return "\n".join([figures_table(rows), *guard.raised_lines(result)])

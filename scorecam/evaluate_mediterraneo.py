@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import statistics
 import time
-import traceback
 from pathlib import Path
 from typing import Any
 
+from scorecam import eval_guard as guard
 from scorecam import evaluate_games as games
 from scorecam.evaluate_games import figures_table, pct, share
 from scoring.mediterraneo import Cell, Sea, score_sea, sea_from_json, sea_report_to_json
@@ -84,8 +84,18 @@ def _totals(sea: Sea) -> dict[str, int]:
 def measure_photo(photo: Path, truth: dict[str, Any]) -> dict[str, Any]:
     """One photo's record: found, cells right, exact, totals right, flagged, time. A reading that raises
     (a bug, never a photo's fault) is recorded as not found, with ``raised`` saying what and where, and
-    the evaluation goes on; a missing or broken model file still stops it (an installation problem)."""
-    from vision.errors import ModelFileError, PhotoError
+    the evaluation goes on; a missing or broken model file still stops it (`scorecam.eval_guard`)."""
+    return guard.measured(_measure_photo, photo, truth, _not_read)
+
+
+def _not_read(photo: Path, truth: dict[str, Any], reason: str) -> dict[str, Any]:
+    """The record of a photo whose sea was not read (refused, or the reader raised)."""
+    cells = len(sea_from_json(truth["board"]).cells)
+    return {"photo": photo.name, "found": False, "reason": reason, "cells": cells}
+
+
+def _measure_photo(photo: Path, truth: dict[str, Any]) -> dict[str, Any]:
+    from vision.errors import PhotoError
     from vision.mediterraneo.reader import read_sea
     from vision.photo_io import read_photo
 
@@ -94,14 +104,7 @@ def measure_photo(photo: Path, truth: dict[str, Any]) -> dict[str, Any]:
     try:
         sea, reading = read_sea(read_photo(photo))  # no objectives given: the cards are read
     except PhotoError as error:
-        return {"photo": photo.name, "found": False, "reason": error.reason, "cells": len(board.cells),
-                "ms": (time.perf_counter() - start) * 1000}  # fmt: skip
-    except ModelFileError:
-        raise
-    except Exception as error:  # noqa: BLE001 - one photo's bug must not stop the evaluation
-        return {"photo": photo.name, "found": False, "reason": f"the reader raised {raised(error)}",
-                "raised": raised(error), "cells": len(board.cells),
-                "ms": (time.perf_counter() - start) * 1000}  # fmt: skip
+        return _not_read(photo, truth, error.reason) | {"ms": (time.perf_counter() - start) * 1000}
     ms = (time.perf_counter() - start) * 1000
     record = {"photo": photo.name, "found": True, **_compare(reading.cells, reading.flags, board), "ms": ms}
     record |= _read_objectives(sea, reading, board)
@@ -110,20 +113,6 @@ def measure_photo(photo: Path, truth: dict[str, Any]) -> dict[str, Any]:
     by_heads = _compare(plain.cells, plain.flags, board)
     record |= {f"{key}_head_by_head": by_heads[key] for key in HEAD_BY_HEAD}
     return record
-
-
-def raised(error: BaseException) -> str:
-    """An exception in one line, with the innermost frame of ours it came from (file:line in function)."""
-    frames = [f for f in traceback.extract_tb(error.__traceback__) if "site-packages" not in f.filename]
-    where = ""
-    if frames:
-        f = frames[-1]
-        root = Path(__file__).resolve().parent.parent
-        name = Path(f.filename).resolve()
-        name = name.relative_to(root) if name.is_relative_to(root) else name
-        where = f" at {name}:{f.lineno} in {f.name}"
-    message = " ".join(str(error).split())
-    return f"{type(error).__name__}{': ' + message if message else ''}{where}"
 
 
 HEAD_BY_HEAD = ("cells_right", "octopuses_right", "extra_cells", "exact", "totals_right", "flagged")
@@ -210,7 +199,7 @@ def figures(records: list[dict[str, Any]]) -> dict[str, Any]:
         "median_ms_per_photo": round(statistics.median(r["ms"] for r in records), 1),
         "median_kit_decode_ms": round(statistics.median([r["kit_ms"] for r in found] or [0.0]), 1),
         # readings that raised (bugs): each counted as a sea not found, named here with what it raised
-        "raised": [{"photo": r["photo"], "raised": r["raised"]} for r in records if r.get("raised")],
+        "raised": guard.raised_figure(records),
         "records": records,
     }
 
@@ -269,7 +258,6 @@ def eval_table(result: dict[str, Any]) -> str:
         ("median time per photo", f"{result['median_ms_per_photo']:.0f} ms (decoding included, one core)"),
         ("of which the kit's decoder", f"{result['median_kit_decode_ms']:.1f} ms"),
         ("of which the objective cards", f"{result['median_objectives_ms']:.1f} ms"),
-        ("readings that raised (bugs)", str(len(result.get("raised", [])))),
+        (guard.RAISED_LABEL, str(len(result.get("raised", [])))),
     ]
-    bugs = [f"  {r['photo']}: {r['raised']}" for r in result.get("raised", [])]
-    return "\n".join([figures_table(rows), *bugs])
+    return "\n".join([figures_table(rows), *guard.raised_lines(result)])

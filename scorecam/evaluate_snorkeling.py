@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from scorecam import eval_guard as guard
 from scorecam import evaluate_games as games
 from scorecam.evaluate_games import figures_table, pct, share
 from scoring.snorkeling import RoundBoard, round_from_json, score_round
@@ -37,7 +38,19 @@ def _points(board) -> dict[int, int]:
 
 
 def measure_photo(photo: Path, truth: dict[str, Any]) -> dict[str, Any]:
-    """One photo's record: piles right, centre right, exact, scored right, flagged, time."""
+    """One photo's record: piles right, centre right, exact, scored right, flagged, time; a reading
+    that raises is recorded as not found, with what it raised (`scorecam.eval_guard`)."""
+    return guard.measured(_measure_photo, photo, truth, _not_read)
+
+
+def _not_read(photo: Path, truth: dict[str, Any], reason: str) -> dict[str, Any]:
+    """The record of a photo whose round was not read (refused, or the reader raised)."""
+    piles = len(round_from_json(truth["board"]).divers)
+    return {"photo": photo.name, "found": False, "reason": reason, "piles": piles, "piles_right": 0,
+            "scored_right": False, "conditions": _conditions(truth)}  # fmt: skip
+
+
+def _measure_photo(photo: Path, truth: dict[str, Any]) -> dict[str, Any]:
     from vision.errors import PhotoError
     from vision.photo_io import read_photo
     from vision.snorkeling import read_round
@@ -48,9 +61,7 @@ def measure_photo(photo: Path, truth: dict[str, Any]) -> dict[str, Any]:
     try:
         read, reading = read_round(read_photo(photo))
     except PhotoError as error:
-        return {"photo": photo.name, "found": False, "reason": error.reason, "piles": len(tops),
-                "piles_right": 0, "scored_right": False, "conditions": _conditions(truth),
-                "ms": (time.perf_counter() - start) * 1000}  # fmt: skip
+        return _not_read(photo, truth, error.reason) | {"ms": (time.perf_counter() - start) * 1000}
     ms = (time.perf_counter() - start) * 1000
     got = {d.mat: d.top for d in read.divers}
     right = sum(1 for mat, top in tops.items() if got.get(mat) == top)
@@ -147,6 +158,8 @@ def figures(records: list[dict[str, Any]]) -> dict[str, Any]:
         **_told_figures(found, n, "mats"),
         "flagged": share(sum(1 for r in found if r["flagged"]), n),
         "median_ms_per_photo": round(statistics.median(r["ms"] for r in records), 1),
+        # readings that raised (bugs): each counted as a table not found, named with what it raised
+        "raised": guard.raised_figure(records),
         "by_condition": {
             family: {
                 b: {"photos": len(v), "scored_exactly": share(sum(v), len(v))}
@@ -201,4 +214,5 @@ def eval_table(result: dict[str, Any]) -> str:
             rows.append(
                 (f"  scored exactly, {family} {bucket}", f"{pct(v['scored_exactly'])} of {v['photos']}")
             )
-    return figures_table(rows)
+    rows.append((guard.RAISED_LABEL, str(len(result.get("raised", [])))))
+    return "\n".join([figures_table(rows), *guard.raised_lines(result)])

@@ -48,18 +48,38 @@ def assign(g: np.ndarray, pts: np.ndarray, tol: float = TOLERANCE) -> LatticeFit
 
 
 def homography_to(pts: np.ndarray, lattice: np.ndarray) -> np.ndarray | None:
-    """Least-squares picture -> lattice homography (affine below 6 points, too few to pin perspective)."""
+    """Least-squares picture -> lattice homography (affine below 6 points, too few to pin perspective);
+    None when the points cannot pin one: fewer than 3, or all on one line of the picture or of the
+    lattice (a fit onto one line of nodes maps the whole picture onto that line, and has no inverse)."""
     pts, lattice = np.asarray(pts, np.float64), np.asarray(lattice, np.float64)
-    if len(pts) >= 6 and len({tuple(p) for p in lattice}) >= 6:
+    if len(pts) < 3:
+        return None
+    nodes = np.unique(lattice, axis=0)
+    off = _off_a_line(nodes)
+    if off == 0:
+        return None
+    # perspective needs 4 nodes with no 3 on a line: not so when all nodes but one lie on one line
+    if len(nodes) >= 6 and off >= 2:
         h, _ = cv2.findHomography(pts, lattice, 0)
         if h is not None and np.isfinite(h).all() and abs(np.linalg.det(h)) > 1e-12:
             return h
-    if len(pts) < 3:
-        return None
     a, _, rank, _ = np.linalg.lstsq(np.column_stack([pts, np.ones(len(pts))]), lattice, rcond=None)
     if rank < 3:
         return None
     return np.vstack([a.T, [0.0, 0.0, 1.0]])
+
+
+def _off_a_line(nodes: np.ndarray) -> int:
+    """How many of the distinct ``nodes`` lie off the line that holds most of them, exact when 0 or 1
+    (2 or more otherwise): a line holding all but one of them holds two of the first three, so the
+    lines through those are the only ones to try."""
+    if len(nodes) < 3:
+        return 0
+    fewest = len(nodes)
+    for i, j in ((0, 1), (0, 2), (1, 2)):
+        step, rest = nodes[j] - nodes[i], nodes - nodes[i]
+        fewest = min(fewest, int((np.abs(step[0] * rest[:, 1] - step[1] * rest[:, 0]) > 1e-9).sum()))
+    return fewest
 
 
 def _bases(pts: np.ndarray, seed: int) -> list[np.ndarray]:

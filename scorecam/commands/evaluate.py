@@ -40,6 +40,7 @@ def evaluate(folder: Path, out: Path | None, as_json: bool, limit: int | None, g
     passes it (`scorecam score --grid 3`, `batch --grid`); `--grid detected` measures the reader
     guessing it, as `scorecam score` does without --grid."""
     from scorecam.errors import Exit, InputError
+    from scorecam.eval_guard import NoTruthPhotos
     from scorecam.evaluate import eval_table
     from scorecam.evaluate import evaluate as measure
     from scorecam.photos import BOARD_SUFFIXES, PHOTO_SUFFIXES
@@ -60,7 +61,7 @@ def evaluate(folder: Path, out: Path | None, as_json: bool, limit: int | None, g
         measure, eval_table = cards.evaluate, cards.eval_table
     try:
         result = measure(folder, limit=limit, grid_given=grid_mode == "given")
-    except ValueError as error:
+    except NoTruthPhotos as error:  # only this: a stray ValueError of a reader is a bug, not "no board"
         raise InputError(str(folder), str(error).replace(f" under {folder}", ""), Exit.NO_BOARD) from None
     if as_json:
         click.echo(json.dumps(result, indent=1))
