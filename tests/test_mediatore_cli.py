@@ -232,14 +232,3 @@ def test_a_bidding_file_scores_to_its_outcome(tmp_path, capsys):
     path.write_text(json.dumps(board | {"bidding": ["pass"] * 4}))
     code, out, _ = run(capsys, "score", "--json", path)
     assert code == 0 and json.loads(out)["redeal"] is True
-
-
-def test_a_round_given_a_photo_as_a_side_says_how_to_read_it_first(root, capsys):
-    # a card the photo did not show would silently go to the other side: the round takes a checked list
-    photo = root / "samples" / "mediatore" / "mediatore-s9902-00000.jpg"
-    code, out, err = run(
-        capsys, "mediatore", "round", "--bid", "solo", "--bidder", "Anna", "--last-trick", "bidder",
-        "--side", f"bidder={photo}",
-    )  # fmt: skip
-    assert code == 3 and out == "" and len(err.strip().splitlines()) == 1
-    assert "not a photo" in err and "scorecam score PHOTO --game mediatore --json" in err

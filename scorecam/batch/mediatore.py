@@ -17,7 +17,8 @@ photos' folder, or by ``batch --game mediatore`` (and ``--round``) for the whole
 
 A photo reader sees only the corners that show: a card wholly hidden is missing from a count, so a
 count is at most what the side really has. Where the two photos of a round leave the winner open
-(the cards neither shows could decide it), the round is flagged. A photo that fails is a failed row
+(the cards neither shows could decide it), the round is flagged (``scorecam.mediatore_sides``
+settles it, as `scorecam mediatore round` does). A photo that fails is a failed row
 and the round is settled from the other one; a broken ``mediatore.txt`` fails each of its photos
 with a one-line reason.
 """
@@ -29,15 +30,13 @@ from pathlib import Path
 from typing import Any
 
 from scorecam.errors import InputError
+from scorecam.mediatore_sides import SIDES, read_side, settle_round
 
 MEDIATORE_FILE = "mediatore.txt"
 MAX_FILE_BYTES = 2000  # a round's few words, not a document
-SIDES = ("bidder", "others")
 BIDS = ("chiamo", "mediatore", "solo", "solissimo", "arcisolissimo")  # as scoring.mediatore.BIDS
 KEYS = ("bid", "bidder", "last-trick", "players", "dealer", "called", "partner", "giver")
 NOBODY = "none"  # partner=none / giver=none: the called card lay in the monte
-DECK_THIRDS = 35  # the 40 cards' points in thirds (11 2/3)
-WIN_THIRDS = 18  # 6 full points
 
 
 @dataclass(frozen=True)
@@ -174,15 +173,13 @@ def score_side(path: Path, info: MediatoreInfo | None) -> dict[str, Any]:
     """One photo of a side's cards counted alone (``score --game mediatore``'s report, and the side
     its name gives); an InputError with the reader's or the mediatore.txt's reason."""
     from scorecam.batch.jobs import link_problem
-    from scorecam.mediatore_photos import score_side_photo_file
 
     if info is not None and info.problem:
         raise InputError(str(path), info.problem)
     problem = link_problem(path)
     if problem:
         raise InputError(str(path), problem)
-    report, _ = score_side_photo_file(path)
-    return report | {"side": side_of(path)}
+    return read_side(path, side_of(path))[0]
 
 
 def score_round(photos: list[Path], info: MediatoreInfo) -> tuple[dict[str, Any] | None, dict[str, str]]:
@@ -212,112 +209,6 @@ def score_round(photos: list[Path], info: MediatoreInfo) -> tuple[dict[str, Any]
     if not sides:
         return None, failed
     return settle_round(info.round_board(), sides, failed), failed
-
-
-def settle_round(
-    board: dict[str, Any], photos: dict[str, dict[str, Any]], failed: dict[str, str]
-) -> dict[str, Any]:
-    """The round's report (the shape of a round board's report) settled from the photos' counts:
-    the bidder's photo decides, else the others' (the side not photographed holds the rest)."""
-    from scoring.mediatore import SideScore, settle
-    from scoring.mediatore.round import bid_from_json, bid_to_json
-
-    players = tuple(board["players"])
-    bid = bid_from_json(board["bid"], players)
-    counted = "bidder" if "bidder" in photos else "others"
-    cards = {counted: len(photos[counted]["board"])}
-    thirds = {counted: _thirds(photos[counted]["board"])}
-    other = "others" if counted == "bidder" else "bidder"
-    cards[other], thirds[other] = 40 - cards[counted], DECK_THIRDS - thirds[counted]
-    scores = {
-        side: SideScore(
-            side,
-            tuple(p for p in players if (p in bid.team) == (side == "bidder")),
-            cards[side],
-            thirds[side],
-            board["last_trick"] == side,
-        )
-        for side in SIDES
-    }
-    capot = any(s.all_tricks for s in scores.values())
-    payments = settle(players, bid, scores["bidder"].won, capot)
-    winner = "bidder" if scores["bidder"].won else "others"
-    roles = {bid.bidder: "bidder", bid.partner: "partner", bid.giver: "giver"}
-    flags = [f"{p['side']}: {f}" for p in photos.values() for f in p.get("flags", [])]
-    flags += [f"{file} could not be read ({why})" for file, why in failed.items()]
-    flags += _disagreements(photos, board["last_trick"])
-    return {
-        "format": 1,
-        "game": "mediatore",
-        "dealer": board["dealer"],
-        "bid": bid_to_json(bid),
-        "players": [
-            {
-                "name": p,
-                "side": "bidder" if p in bid.team else "others",
-                "role": roles.get(p, "opponent"),
-                "payment": payments[p],
-                "total": payments[p],
-            }
-            for p in players
-        ],  # fmt: skip
-        "sides": {
-            s.side: {
-                "players": list(s.players),
-                "cards": s.cards,
-                "card_thirds": s.card_thirds,
-                "last_trick": s.last_trick,
-                "thirds": s.thirds,
-                "exact": _text(s.thirds),
-                "points": s.points,
-                "won": s.won,
-                "all_tricks": s.all_tricks,
-                "from": photos[s.side]["source"] if s.side == counted else "the rest of the deck",
-            }
-            for s in scores.values()
-        },  # fmt: skip
-        "winner": winner,
-        "winners": list(scores[winner].players),
-        "capot": capot,
-        "payments": payments,
-        "round_over": True,
-        "photos": list(photos.values()),
-        "flags": flags,
-        "status": "check" if flags else "ok",
-    }
-
-
-def _thirds(ids: list[str]) -> int:
-    from scoring.mediatore import card, thirds_of
-
-    return thirds_of(card(c) for c in ids)
-
-
-def _text(thirds: int) -> str:
-    from scoring.mediatore import thirds_text
-
-    return thirds_text(thirds)
-
-
-def _disagreements(photos: dict[str, dict[str, Any]], last_trick: str) -> list[str]:
-    """What the two photos of a round say against each other: a card in both, or cards in neither
-    that could still change the winner (a count is at most what a side has, so a side is sure to
-    win only when its own count reaches 6). None with one photo: the other side is the rest."""
-    if len(photos) < 2:
-        return []
-    piles = {side: set(report["board"]) for side, report in photos.items()}
-    both = sorted(piles["bidder"] & piles["others"])
-    flags = [f"{', '.join(both)} read in both photos: one of them is misread"] if both else []
-    shown = len(piles["bidder"] | piles["others"])
-    sure = any(
-        _thirds(list(pile)) + (3 if last_trick == side else 0) >= WIN_THIRDS for side, pile in piles.items()
-    )
-    if shown < 40 and not sure:
-        flags.append(
-            f"the photos show {shown} of the 40 cards and neither side's own count reaches 6: "
-            "the cards they do not show decide the round"
-        )
-    return flags
 
 
 # ------------------------------------------------------------------------------------ batch rows

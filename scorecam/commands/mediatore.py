@@ -1,8 +1,12 @@
 """`scorecam mediatore round`: score a Mediatore round from the cards each side won, settle the bid,
 and keep the game's running balances in a ledger file; and the tables of every Mediatore report.
 
-A side's cards come from a file: for now a JSON list of ``RANK-SUIT`` ids (``["1-coppe", "re-spade"]``);
-`load_side` is where a photo of the cards will be read once the reader exists.
+A side's cards come from a file: a JSON list of ``RANK-SUIT`` ids (``["1-coppe", "re-spade"]``), the
+whole pile, or a photo of them, read as `scorecam score --game mediatore` reads it (a card whose corner
+is hidden is not seen). A round with a photo is settled by ``scorecam.mediatore_sides`` (as `batch`
+settles one): counted from the list if one is given, else from the bidder's photo, else the others',
+the other side holding the rest of the deck; the readings' flags and what the two sides say against
+each other make its status ``check``.
 """
 
 from __future__ import annotations
@@ -26,19 +30,13 @@ NOBODY = "none"  # --partner none / --giver none: the called card lay in the mon
 
 
 def load_side(path: Path) -> list[str]:
-    """The card ids of one side's won cards in ``path``: a JSON list of ``RANK-SUIT`` strings.
-    Checked for known, distinct cards; an InputError (one line, exit 3) names the file otherwise."""
+    """The card ids of one side's won cards in ``path``: a JSON list of ``RANK-SUIT`` strings (a photo
+    is read by `read_photos`). Checked for known, distinct cards; an InputError (one line, exit 3)
+    names the file otherwise."""
     from scorecam.inputs import read_json
-    from scorecam.photos import is_photo
     from scoring.errors import BoardFormatError
     from scoring.mediatore import cards
 
-    if is_photo(path):
-        raise InputError(
-            str(path),
-            "a round takes a side's cards as a JSON list (such as '3-denari'), not a photo: read the photo "
-            "with scorecam score PHOTO --game mediatore --json, check its cards, and save its board list",
-        )
     data = read_json(path)
     try:
         return [str(c) for c in cards(data, "the cards")]
@@ -95,8 +93,9 @@ def _names(ctx: click.Context, param: click.Parameter, value: str | None) -> tup
     multiple=True,
     callback=_side_spec,
     metavar="SIDE=FILE",
-    help="bidder=FILE or others=FILE: a side's won cards, a JSON list of RANK-SUIT ids; with one side "
-    "given the other holds the rest of the deck, two must make the 40 cards",
+    help="bidder=FILE or others=FILE: a side's won cards, a JSON list of RANK-SUIT ids or a photo of "
+    "them; with one side given the other holds the rest of the deck; two lists must make the 40 cards "
+    "(with a photo the list decides, else the bidder's photo, and what they disagree on is flagged)",
 )
 @click.option(
     "--players",
@@ -121,7 +120,15 @@ def _names(ctx: click.Context, param: click.Parameter, value: str | None) -> tup
     metavar="FILE",
     help="a game file of running balances: the round is added to it (created when missing)",
 )
-@json_switch("the round's report")
+@click.option(
+    "--annotate",
+    "-a",
+    type=click.Path(path_type=Path),
+    metavar="PNG|DIR",
+    help="draw each photo's reading: a .png/.jpg file for one photo, a folder for two "
+    "(each PHOTO-annotated.png); never an input, never a file scorecam did not draw",
+)
+@json_switch("the round's report (with each photo's reading)")
 def round_command(
     kind: str,
     bidder: str,
@@ -133,13 +140,21 @@ def round_command(
     partner: str | None,
     giver: str | None,
     ledger: Path | None,
+    annotate: Path | None,
     as_json: bool,
 ):
     """Score one Mediatore round: each side's points in exact thirds (floored at the end), the side
-    that reaches 6, and the payments of the bid. With --ledger, add it to the game's balances."""
+    that reaches 6, and the payments of the bid. With --ledger, add it to the game's balances.
+
+    A side given as a photo is read (every card whose corner shows) and the round settled from it;
+    its status is `check` when a reading or the two sides leave it in doubt."""
+    from scorecam.photos import is_photo
+
     _check_bid_options(kind, called, partner, giver)
     if ledger is not None:
         refuse_inputs("--ledger", ledger, sides.values())
+    photo_sides = {side: path for side, path in sides.items() if is_photo(path)}
+    pictures = _pictures(annotate, sides, photo_sides)  # refused here, before any photo is read
     game = _read_ledger(ledger) if ledger is not None and ledger.exists() else None
     players = _players(players, game, bidder)
     dealer = _dealer(dealer, game, players)
@@ -149,23 +164,21 @@ def round_command(
             raise click.BadParameter(
                 f"{name} is not one of the players ({', '.join(players)}){hint}", param_hint=option
             )
-    piles = {side: load_side(path) for side, path in sides.items()}
-    board = {
-        "format": 1,
-        "game": "mediatore",
-        "players": list(players),
-        "dealer": dealer,
-        "bid": _bid(kind, bidder, called, partner, giver),
-        "bidder_side": piles.get("bidder"),
-        "others_side": piles.get("others"),
-        "last_trick": last_trick,
-    }
-    if board["bidder_side"] is None:  # only the others' cards given: the bidder's are the rest
-        from scoring.mediatore import DECK
-
-        board["bidder_side"] = [str(c) for c in DECK if str(c) not in set(piles["others"])]
-        board["others_side"] = None
-    report = _score(board, sides)
+    piles = {side: load_side(path) for side, path in sides.items() if side not in photo_sides}
+    if photo_sides:
+        board = {
+            "format": 1,
+            "game": "mediatore",
+            "players": list(players),
+            "dealer": dealer,
+            "bid": _bid(kind, bidder, called, partner, giver),
+            "last_trick": last_trick,
+        }
+        report, board = _settle_photos(board, photo_sides, piles, sides, pictures, ledger is not None)
+    else:
+        board, report = _score_lists(
+            players, dealer, _bid(kind, bidder, called, partner, giver), piles, last_trick, sides
+        )
     if ledger is not None:
         report["ledger"] = _add_to_ledger(ledger, game, board)
     if as_json:
@@ -175,6 +188,89 @@ def round_command(
 
         show(report_layout(report))
     return int(Exit.SCORED)
+
+
+def _score_lists(
+    players: tuple[str, ...],
+    dealer: str,
+    bid: dict[str, Any],
+    piles: dict[str, list[str]],
+    last_trick: str,
+    sides: dict[str, Path],
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(board, report) of a round whose sides are all lists."""
+    board = {
+        "format": 1,
+        "game": "mediatore",
+        "players": list(players),
+        "dealer": dealer,
+        "bid": bid,
+        "bidder_side": piles.get("bidder"),
+        "others_side": piles.get("others"),
+        "last_trick": last_trick,
+    }
+    if board["bidder_side"] is None:  # only the others' cards given: the bidder's are the rest
+        from scoring.mediatore import DECK
+
+        board["bidder_side"] = [str(c) for c in DECK if str(c) not in set(piles["others"])]
+        board["others_side"] = None
+    return board, _score(board, sides)
+
+
+def _pictures(annotate: Path | None, sides: dict[str, Path], photos: dict[str, Path]) -> dict[Path, Path]:
+    """Each photo's annotated picture (``score --annotate``'s rules); a usage error without a photo."""
+    if annotate is None:
+        return {}
+    if not photos:
+        raise click.UsageError(f"--annotate {annotate}: it draws a photo's reading, and no side is a photo")
+    from scorecam.commands.annotated import score_targets
+
+    return score_targets(annotate, list(sides.values()), list(photos.values()))
+
+
+def _settle_photos(
+    board: dict[str, Any],
+    photos: dict[str, Path],
+    piles: dict[str, list[str]],
+    sides: dict[str, Path],
+    pictures: dict[Path, Path],
+    for_ledger: bool,
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(report, the board it counts) of a round with a side given as a photo: every photo read (one
+    that fails stops the round with its one-line reason and exit code), the round settled from them
+    and the lists, and each photo's picture drawn. A list is a whole pile, checked as a round board's
+    side; so is a photo's count when the round goes into a ledger (which keeps only possible rounds)."""
+    from scorecam.mediatore_sides import counted_board, counted_side, read_side, settle_round
+    from scoring.errors import BoardFormatError
+    from scoring.mediatore import round_from_json
+
+    readings = {side: read_side(path, side) for side, path in photos.items()}
+    reports = {side: report for side, (report, _) in readings.items()}
+    lists = {side: (str(sides[side]), pile) for side, pile in piles.items()}
+    counted = counted_board(board, reports, lists)
+    try:
+        report = settle_round(board, reports, {}, lists)
+        if lists:
+            round_from_json(counted)
+    except BoardFormatError as error:
+        files = [file for file, _ in lists.values()] or [str(p) for p in photos.values()]
+        raise InputError(" + ".join(files), f"impossible round: {error}") from None
+    if for_ledger and not lists:
+        try:
+            round_from_json(counted)
+        except BoardFormatError as error:
+            raise InputError(
+                str(sides[counted_side(reports, lists)]),
+                f"the ledger keeps only a possible round, and as read {error}: some corners are hidden "
+                "or misread; check the cards (score --game mediatore --json) and give the side as a list",
+            ) from None
+    for side, path in photos.items():
+        if path in pictures:
+            from scorecam.mediatore_photos import write_side_annotation
+
+            photo, reading = readings[side]
+            photo["annotated"] = str(write_side_annotation(pictures[path], path, reading, photo))
+    return report, counted
 
 
 def _check_bid_options(kind: str, called: str | None, partner: str | None, giver: str | None) -> None:
@@ -291,9 +387,17 @@ def report_layout(report: dict[str, Any]) -> list:
     """The table of any Mediatore report: a round (with its tricks when played), a ledger, a bidding."""
     if "sides" in report:
         layout = trick_layout(report) if "tricks" in report else []
+        layout += photo_lines(report)
         layout += round_layout(report)
+        if "status" in report:  # settled from a photo: what to look at before anyone pays
+            layout += settlement_lines(report)
         if "ledger" in report:
             layout += ledger_lines(report["ledger"], report["players"])
+            if report.get("status") == "check":
+                layout.append(
+                    f"The ledger keeps the bidder's cards as counted here: a misread card is fixed in "
+                    f"its round {report['ledger']['round']}, bidder_side"
+                )
         return layout
     if "rounds" in report:
         return ledger_layout(report)
@@ -333,12 +437,42 @@ def round_layout(report: dict[str, Any]) -> list:
         if side["last_trick"]:
             counted = f"{thirds_text(side['card_thirds'])} + 1 for the last trick = {counted}"
         verdict = "wins" if side["won"] else "loses"
+        origin = f" ({_origin(side['from'])})" if "from" in side else ""
         lines.append(
             f"{'Bidder' if name == 'bidder' else 'Others'} ({', '.join(side['players'])}): {side['cards']} cards, "
-            f"{counted} -> {side['points']} points: {verdict}"
+            f"{counted} -> {side['points']} points: {verdict}{origin}"
         )
     if report["capot"]:
         lines.append("Every trick to one side: +2 on every payment")
+    return lines
+
+
+def _origin(source: str) -> str:
+    return source if source == "the rest of the deck" else f"counted from {source}"
+
+
+def photo_lines(report: dict[str, Any]) -> list:
+    """Each photo of a round: the cards read with their points, the count, its flags and status."""
+    from scorecam.mediatore_photos import side_layout
+
+    lines: list = []
+    for photo in report.get("photos", ()):
+        # the flags the settlement rests on are listed once, below it
+        own = [f for f in photo["flags"] if f"{photo['side']}: {f}" not in report["flags"]]
+        lines += [f"== {photo['side']}: {photo['source']}", *side_layout(photo | {"flags": own})]
+        if "annotated" in photo:
+            lines.append(f"annotated picture: {photo['annotated']}")
+        lines.append("")
+    return lines
+
+
+def settlement_lines(report: dict[str, Any]) -> list:
+    """The round's flags and status: a settlement resting on a doubtful reading says so."""
+    if report["status"] == "ok":
+        return ["", "status: ok (no reading left in doubt)"]
+    lines = ["", "To check before anyone pays:"]
+    lines += [f"  {i}. {flag}" for i, flag in enumerate(report["flags"], start=1)]
+    lines.append("status: check (a doubtful reading or a disagreement: the settlement may be wrong)")
     return lines
 
 
