@@ -174,7 +174,9 @@ def test_a_mediterraneo_photo_is_scored_by_the_objective_cards_it_shows(root, tm
     shutil.copy(photo, folder / "sea.jpg")
     summary = batch(folder, tmp_path / "out.csv")
     rows = rows_of(tmp_path / "out.csv")
-    want = {p["name"]: p["total"] for p in json.loads(photo.with_suffix(".json").read_text())["report"]["players"]}
+    want = {
+        p["name"]: p["total"] for p in json.loads(photo.with_suffix(".json").read_text())["report"]["players"]
+    }
     assert summary.inputs_failed == 0
     assert {r["player"]: int(r["total"]) for r in rows} == want
     assert all(r["status"] in ("ok", "check") for r in rows)

@@ -224,3 +224,44 @@ def test_a_mediterraneo_match_on_a_phone(phone, tmp_path):
         phone.tap("#picture-cells polygon")
         phone.wait_for_selector("#cell-panel:not([hidden]) .alternative")
         assert phone.text_content("#cell-title").startswith("Cell (")
+
+
+def test_a_sea_photo_gives_its_objectives_on_a_phone(phone, tmp_path):
+    """A round's sea photo sent with its objectives left to the cards: the objectives read from the
+    photo are shown (marked so) with the truth's points; one changed on the sea page re-scores it."""
+    stem = Path(__file__).resolve().parents[1] / "samples" / "mediterraneo" / "mediterraneo-s9900-00001"
+    truth = json.loads(stem.with_suffix(".json").read_text())
+    name = {"circle": "Anna", "square": "Ben"}
+    with serving(tmp_path / "games.sqlite") as url:
+        phone.goto(url + "/#/games")
+        phone.select_option("#game-kind", "mediterraneo")
+        names = phone.query_selector_all(".player-name")
+        names[0].fill("Anna")
+        names[1].fill("Ben")
+        phone.click("#new-game button[type=submit]")
+        phone.wait_for_selector("#view-game:not([hidden]) #rounds form[data-round='1']")
+        assert phone.input_value("form[data-round='1'] [data-objective='Ben']") == ""  # from its card
+        phone.set_input_files("form[data-round='1'] [data-sea-photo]", str(stem.with_suffix(".jpg")))
+        phone.wait_for_selector("#view-photo:not([hidden]) #sea-objectives:not([hidden]) select")
+        for seat, objective in truth["board"]["objectives"].items():
+            chosen = f"#sea-objectives [data-objective='{name[seat]}']"
+            assert phone.input_value(chosen) == f"{objective['plus']}/{objective['minus']}"
+            label = f"#sea-objectives label[data-player='{name[seat]}']"
+            assert phone.text_content(f"{label} .tag") == "read from the photo"
+        for player in truth["report"]["players"]:
+            total = phone.text_content(f"#score-table tr[data-player='{name[player['name']]}'] td.total")
+            assert total == str(player["total"])
+        phone.screenshot(path=str(tmp_path / "web-phone-sea-objectives.png"), full_page=True)
+        # Ben's objective becomes +2 turtle −1 crab: the sea is scored again by it
+        board = truth["board"] | {
+            "objectives": truth["board"]["objectives"] | {"square": {"plus": "turtle", "minus": "crab"}}
+        }
+        from scoring.boards import score_board
+
+        ben = next(p["total"] for p in score_board(board)["players"] if p["name"] == "square")
+        phone.select_option("#sea-objectives [data-objective='Ben']", "turtle/crab")
+        phone.click("#objectives-form button[type=submit]")
+        phone.wait_for_function(
+            f"document.querySelector(\"#score-table tr[data-player='Ben'] td.total\").textContent === '{ben}'"
+        )
+        assert phone.text_content("#sea-objectives label[data-player='Ben'] .tag") == "entered"

@@ -321,7 +321,10 @@ def test_bad_match_requests_are_refused_in_one_line(client):
     response = client.post(f"{url}/1/board", json=sea((0, 0, "fish")))
     assert response.status_code == 409 and "no objectives yet" in response.json()["error"]
     data, _ = mondo_sample(2)
-    assert upload(client, data, f"{url}/1/photos").status_code == 409
+    # a photo before the objectives is read (its objective cards may give them): an island is no sea
+    response = upload(client, data, f"{url}/1/photos")
+    assert response.status_code == 422 and response.json()["error"].startswith("photo.jpg: no sea found")
+    assert client.get(f"/api/games/{game_id}").json()["next_round_sea"] is None  # a refused photo is not kept
     good = {"objectives": objectives(("ray", "fish"), ("turtle", "crab")), "first": "Anna"}
     assert client.put(f"{url}/1", json=good).status_code == 200
     response = client.post(f"{url}/1/board", json={"format": 1, "game": "mediterraneo", "cells": [{"x": 0}]})

@@ -145,8 +145,27 @@ def create_app(db_path: Path, *, preload_models: bool = False) -> Any:
         summary="A Mediterráneo round's sea, from a photo (a later sea replaces it)",
         status_code=201,
     )
-    def round_photo(game_id: int, number: int, photo: PhotoFile) -> dict:
-        return keeper.add_photo(_read(photo), photo.filename, game_id=game_id, turn=number, rounds=True)
+    def round_photo(
+        game_id: int,
+        number: int,
+        photo: PhotoFile,
+        first: Annotated[
+            str | None,
+            Form(description="round 1 without objectives yet: who chose first (else as the cards suggest)"),
+        ] = None,
+        seagulls: Annotated[
+            list[str], Form(description="without objectives yet: the players who played their seagull card")
+        ] = [],  # noqa: B006 - FastAPI copies defaults
+        cards_out: Annotated[
+            bool, Form(description="without objectives yet: the next player had no cards left")
+        ] = False,
+    ) -> dict:
+        """A round with no objectives yet takes them from the two objective cards read in the photo
+        (a card not found: the sea is kept and its page asks for that objective)."""
+        fields = {"first": first, "seagulls": seagulls, "cards_out": cards_out}
+        return keeper.add_photo(
+            _read(photo), photo.filename, game_id=game_id, turn=number, rounds=True, round_fields=fields
+        )
 
     @app.post(
         "/api/games/{game_id}/rounds/{number}/board",

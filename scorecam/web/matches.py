@@ -1,7 +1,8 @@
 """Mediterráneo matches in the web app: rounds with their objectives and who chose first, each
 round's sea (a photo read by the sea reader, or a board), its cells corrected, and the match's
-state by the engine. A part of `Scorekeeper` (scorecam.web.service), which keeps the store, the
-photos and their pictures."""
+state by the engine. A round whose sea photo comes before its objectives takes them from the
+objective cards read in the photo (kept with ``"from": "photo"`` until a player saves them). A part
+of `Scorekeeper` (scorecam.web.service), which keeps the store, the photos and their pictures."""
 
 from __future__ import annotations
 
@@ -49,14 +50,28 @@ class MatchKeeping:
         for entry in state["rounds"]:
             photo_id = photos.get((entry["round"], None))
             entry["sea"] = photo_id
+            entered = self._entered(game, entry["round"])
+            entry["objectives_from"] = {n: o.get("from", "entered") for n, o in (entered or {}).items()}
             if photo_id is not None:
                 record = self._photo(photo_id)
                 entry["source"] = record.reading.get("source")
                 _, corrected = self._cells(record)
                 checks = sea_web.current_checks(record.reading, corrected)
-                entry["status"] = "check" if checks or record.reading.get("sea_flags") else "ok"
+                _, doubts = sea_web.objectives_view(record.reading, players, entered)
+                entry["status"] = "check" if checks or doubts or record.reading.get("sea_flags") else "ok"
+        # a sea photo of the next round that came before its objectives (a card was not found)
+        waiting = photos.get((state["next_round"], None)) if state["next_round"] else None
+        state["next_round_sea"] = waiting
         state["objective_sides"] = {name: sea_web.set_objectives(s) for name, s in players}
         return state
+
+    def _entered(self, game: Game, number: int | None) -> dict[str, dict[str, Any]] | None:
+        """A round's objectives as stored, by player name (None: the round has none yet)."""
+        settings = self.store.rounds(game.id).get(number) if number is not None else None
+        if settings is None:
+            return None
+        names = {p.id: p.name for p in game.players}
+        return {names[pid]: o for pid, o in settings.objectives.items()}
 
     def _round_number(self, game: Game, number: Any) -> int:
         if game.kind != "mediterraneo":
@@ -74,16 +89,20 @@ class MatchKeeping:
             raise WebError(404, f"no round {number} to enter now ({why})")
         return number
 
-    def _check_round_has_settings(self, game: Game, number: int) -> None:
-        self._round_number(game, number)
-        if number not in self.store.rounds(game.id):
-            raise WebError(409, f"round {number} has no objectives yet: enter both players' objectives first")
-
     def set_round(
-        self, game_id: int, number: int, objectives: Any, first: Any, seagulls: Any, cards_out: Any
+        self,
+        game_id: int,
+        number: int,
+        objectives: Any,
+        first: Any,
+        seagulls: Any,
+        cards_out: Any,
+        *,
+        from_photo: bool = False,
     ) -> dict[str, Any]:
         """The players' side of a round: objectives, who chose first, seagull cards played, whether
-        the cards ran out. Checked against the cards each player still has."""
+        the cards ran out. Checked against the cards each player still has. ``from_photo``: the
+        objectives are the cards read in the round's sea photo (marked so until a player saves them)."""
         from scoring.mediterraneo import Objective
 
         game = self._game(game_id)
@@ -118,6 +137,8 @@ class MatchKeeping:
                     "the game: its player won a round with it",
                 )
             chosen[player.id] = {"plus": objective.plus, "minus": objective.minus}
+            if from_photo:
+                chosen[player.id]["from"] = "photo"
         unknown = [name for name in objectives if game.player_named(name) is None]
         if unknown:
             raise WebError(400, f"no player called {cut(printable(str(unknown[0])), 40)} in this game")
@@ -147,6 +168,52 @@ class MatchKeeping:
             raise WebError(400, "cards_out must be true or false")
         self.store.set_round(game.id, RoundSettings(number, first_id, chosen, tuple(ids), cards_out))
         return self.game_view(game.id)
+
+    def round_photo_fields(
+        self, game: Game, number: int, first: Any = None, seagulls: Any = None, cards_out: Any = False
+    ) -> dict[str, Any]:
+        """The rest of a round sent with its sea photo (used only where the photo's objective cards
+        become the round's objectives): who chose first (round 1; None: as the cards suggest), the
+        players who played their seagull card, whether the cards ran out. WebError when wrong."""
+        given = number == 1 and first not in (None, "")
+        if given and (not isinstance(first, str) or game.player_named(first) is None):
+            raise WebError(400, f"no player called {cut(printable(str(first)), 40)} in this game")
+        for name in seagulls or []:
+            if not isinstance(name, str) or game.player_named(name) is None:
+                raise WebError(400, "seagulls must be a list of the players who played their seagull card")
+        return {
+            "first": (first or None) if number == 1 else None,
+            "seagulls": list(dict.fromkeys(seagulls or [])),
+            "cards_out": bool(cards_out),
+        }
+
+    def round_from_cards(
+        self, game: Game, number: int, reading: dict[str, Any], fields: dict[str, Any]
+    ) -> None:
+        """A round with no objectives yet takes them from the objective cards read in its sea photo.
+        What the sea page needs to ask for them (a card not found, a card that left the game) is kept
+        in ``reading``: ``round_settings`` (first, seagulls, cards_out) and ``objectives_problem``."""
+        from vision.mediterraneo.reader import first_unseen
+
+        if number in self.store.rounds(game.id):
+            return  # the players' objectives stand; the cards read are shown beside them
+        by_set = {sea_web.SETS[p.seat]: p.name for p in game.players}
+        read = sea_web.objectives_read(reading)
+        first = fields["first"]
+        if number == 1 and first is None:  # as `scorecam score` assumes it: it cannot be seen
+            first = by_set[first_unseen(read) if read else sea_web.SETS[0]]
+        reading["round_settings"] = fields | {"first": first}
+        if read is None:
+            return
+        objectives = {by_set[s]: {"plus": o.plus, "minus": o.minus} for s, o in read.items()}
+        try:
+            self.set_round(
+                game.id, number, objectives, first, fields["seagulls"], fields["cards_out"], from_photo=True
+            )
+        except WebError as error:
+            reading["objectives_problem"] = (
+                f"the objective cards read cannot be this round's: {error.message}"
+            )
 
     def _round_report(self, game: Game, entry: sea_web.RoundEntry, first: str) -> dict[str, Any] | None:
         photo_id = self.store.turn_photos(game.id).get((entry.number, None))
@@ -223,13 +290,55 @@ class MatchKeeping:
 
         return sea_for, entry, first
 
+    def _sea_objectives(self, record: PhotoRecord) -> dict[str, Any]:
+        """The sea page's objectives: each player's (read from the photo, entered, or to choose), the
+        flags they raise, why the round cannot be scored yet, and the round's other settings (which
+        the page sends again with the objectives the players choose)."""
+        game = self.store.game(record.game_id) if record.game_id is not None else None
+        if game is None:
+            return {"objectives": [], "objective_flags": [], "objectives_needed": "", "round_settings": None}
+        players = [(p.name, sea_web.SETS[p.seat]) for p in game.players]
+        entered = self._entered(game, record.turn)
+        objectives, flags = sea_web.objectives_view(record.reading, players, entered)
+        needed = ""
+        settings = self.store.rounds(game.id).get(record.turn)
+        if settings is None:
+            asks = [o["note"] for o in objectives if o["objective"] is None and "not found" in o["note"]]
+            needed = record.reading.get("objectives_problem") or "; ".join(asks)
+            needed = needed or "choose both players' objectives to score this sea"
+            flags = [*flags, needed]
+            round_settings = record.reading.get("round_settings") or {
+                "first": game.players[0].name if record.turn == 1 else None,
+                "seagulls": [],
+                "cards_out": False,
+            }
+        else:
+            names = {p.id: p.name for p in game.players}
+            round_settings = {
+                "first": names.get(settings.first) if settings.first is not None else None,
+                "seagulls": [names[pid] for pid in settings.seagulls],
+                "cards_out": settings.cards_out,
+            }
+        return {
+            "objectives": objectives,
+            "objective_flags": flags,
+            "objectives_needed": needed,
+            "round_settings": round_settings,
+            "objective_sides": {name: sea_web.set_objectives(s) for name, s in players},
+        }
+
     def _sea_view(self, record: PhotoRecord) -> dict[str, Any]:
         from scoring.mediterraneo import sea_to_json
 
         cells, corrected = self._cells(record)
         sea_for, entry, first = self._sea_for(record)
         checks = sea_web.current_checks(record.reading, corrected)
-        flags = [*record.reading.get("sea_flags", []), *(c["text"] for c in checks)]
+        chosen = self._sea_objectives(record)
+        flags = [
+            *record.reading.get("sea_flags", []),
+            *chosen["objective_flags"],
+            *(c["text"] for c in checks),
+        ]
         sea = sea_for(cells)
         report = None
         if sea is not None:
@@ -277,7 +386,7 @@ class MatchKeeping:
             "corrections": [
                 {"x": c.col, "y": c.row, "empty": c.tile is None, "made": c.made} for c in record.corrections
             ],
-        }
+        } | {k: v for k, v in chosen.items() if k != "objective_flags"}
 
     def sea_cell(self, photo_id: int, x: int, y: int) -> dict[str, Any]:
         """A sea cell's reading and what else it may be, each with both players' points."""

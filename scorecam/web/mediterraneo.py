@@ -1,8 +1,11 @@
 """Mediterráneo on the page: a sea read from a photo (or given as a board file), kept with what a
 correction needs, scored with the objectives the players enter, and a match of rounds summed.
 
-Reading uses `vision.mediterraneo.reader.read_sea` on the photo decoded once; the objectives are not
-read from the photo: the players enter them for each round. A sea is stored as its visible cells
+Reading uses `vision.mediterraneo.reader.read_sea` on the photo decoded once, which also reads the two
+objective cards beside the sea: a round with no objectives yet takes them from the cards (marked as
+read from the photo; a doubtful or cut-off card is a check until a player saves the objectives), and a
+card not found asks the players for that objective. Objectives a player entered are kept as entered;
+the cards read are shown beside them. A sea is stored as its visible cells
 (DESIGN.md's sea JSON without objectives); a correction puts one cell's content (a species, an
 octopus pointing N/E/S/W, a seagull, or no card) at (x, y), and the sea as corrected is scored by the
 engine like any board file. Corrections reuse the store's rows: ``row`` is y and ``col`` is x.
@@ -156,6 +159,7 @@ def read_photo(path: Path) -> ReadSea:
             }
         )
     sea_flags = [f for f in reading.flags if not f.startswith("Cell ")]
+    cards = reading.objectives.cards if reading.objectives is not None else ()
     board = {"format": 1, "game": "mediterraneo", "cells": [cell_to_json(c) for c in reading.cells]}
     return ReadSea(
         board,
@@ -164,10 +168,101 @@ def read_photo(path: Path) -> ReadSea:
             "view": {"width": int(view.shape[1]), "height": int(view.shape[0]), "scale": view_scale},
             "cells": cells,
             "sea_flags": sea_flags,
+            "objective_cards": [_card_json(c) for c in cards],
             "timing_ms": {k: round(v, 1) for k, v in reading.timing_ms.items()},
         },
         view,
     )
+
+
+def _card_json(card: Any) -> dict[str, Any]:
+    """An objective card read (vision.mediterraneo.objectives.ObjectiveCard) as the reading keeps it."""
+    return {
+        "set": card.player,  # the frame's shape: whose card it is
+        "plus": card.objective.plus,
+        "minus": card.objective.minus,
+        "card": card.card,
+        "confidence": round(float(card.confidence), 3),
+        "sure": bool(card.sure),
+        "cut_off": bool(card.cut_off),
+        "second": str(card.second),
+    }
+
+
+# --- the objective cards read -------------------------------------------------------------------
+
+
+def cards_read(reading: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Set name -> the objective card read for it (a set whose card was not found is missing)."""
+    return {c["set"]: c for c in reading.get("objective_cards", [])}
+
+
+def objectives_read(reading: dict[str, Any]) -> dict[str, Objective] | None:
+    """Both sets' objectives as their cards read (doubtful ones too), or None unless both were found."""
+    cards = cards_read(reading)
+    if set(cards) != set(SETS):
+        return None
+    return {s: Objective(cards[s]["plus"], cards[s]["minus"]) for s in SETS}
+
+
+def objective_words(objective: dict[str, Any]) -> str:
+    return f"+2 {objective['plus']} −1 {objective['minus']}"
+
+
+def objectives_view(
+    reading: dict[str, Any], players: list[tuple[str, str]], entered: dict[str, dict[str, Any]] | None
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """Each player's objective on the sea page, and the flags it raises.
+
+    ``players``: (name, set) in seating order; ``entered``: the round's objectives by player name
+    ({"plus", "minus"}, and "from": "photo" where they were taken from this photo's cards), None
+    while the round has none. A player's entry: ``objective`` (None: to choose), ``from`` ("photo",
+    "entered" or None), ``card`` (the card read for their set, None: not in the photo), ``doubtful``
+    (read from a card the reader is unsure of, or that the photo's edge cuts) and ``note`` (one line).
+    """
+    from_photo = reading.get("source") == "photo"
+    cards = cards_read(reading)
+    out, flags = [], []
+    for name, set_name in players:
+        card = cards.get(set_name)
+        now = (entered or {}).get(name)
+        objective = {"plus": now["plus"], "minus": now["minus"]} if now else None
+        source = None if now is None else ("photo" if now.get("from") == "photo" else "entered")
+        entry: dict[str, Any] = {
+            "player": name,
+            "set": set_name,
+            "objective": objective,
+            "from": source,
+            "card": card,
+            "doubtful": False,
+            "note": "",
+        }
+        whose = f"{name}'s objective card ({set_name}s)"
+        if card is not None:
+            read = objective_words(card)
+            if source == "photo" and card["cut_off"]:
+                entry["doubtful"] = True
+                entry["note"] = f"{whose} read as {read}, but the photo's edge cuts it: check it"
+            elif source == "photo" and not card["sure"]:
+                entry["doubtful"] = True
+                entry["note"] = (
+                    f"{whose} read as {read} ({card['confidence']:.2f}), perhaps {card['second']}: check it"
+                )
+            elif source == "photo":
+                entry["note"] = f"read from the photo: {read} (card {card['card']})"
+            elif objective is not None and (card["plus"], card["minus"]) != (
+                objective["plus"],
+                objective["minus"],
+            ):
+                entry["note"] = f"{whose} in the photo reads {read}, not the objective entered"
+            elif objective is None:
+                entry["note"] = f"read from the photo: {read} (card {card['card']})"
+        elif from_photo and objective is None:
+            entry["note"] = f"{whose} was not found in the photo: choose {name}'s objective"
+        if entry["doubtful"]:
+            flags.append(entry["note"])
+        out.append(entry)
+    return out, flags
 
 
 def read_board(data: Any) -> tuple[ReadSea, dict[str, Any]]:

@@ -171,12 +171,16 @@ class Scorekeeper(MatchKeeping):
         player: Any = None,
         grid: Any = None,
         rounds: bool = False,
+        round_fields: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         """Read an uploaded photo and keep it (only when it reads: a refused photo is not kept).
 
         A photo alone is a Mondo island on ``grid`` (3, 4, or None: guessed); a game's photo is read
-        as its game says: a Mondo turn's island on the game's grid, a Mediterráneo round's sea."""
+        as its game says: a Mondo turn's island on the game's grid, a Mediterráneo round's sea (a
+        round with no objectives yet takes them from the objective cards read, with ``round_fields``:
+        first, seagulls, cards_out)."""
         kind, player_id, options = "mondo", None, {"grid": _grid_option(grid)}
+        fields: dict[str, Any] = {}
         if game_id is not None:
             game = self._game(game_id)
             kind = game.kind
@@ -187,7 +191,8 @@ class Scorekeeper(MatchKeeping):
                     raise WebError(400, f"no player called {cut(printable(str(player)), 40)} in this game")
                 player_id, options = found.id, {"grid": game.grid}
             else:  # _round_number refuses a Mondo game
-                self._check_round_has_settings(game, turn or 0)
+                number = self._round_number(game, turn or 0)
+                fields = self.round_photo_fields(game, number, **(round_fields or {}))
                 options = {}
         name = shown_name(filename)
         if len(data) > MAX_PHOTO_BYTES:
@@ -214,6 +219,8 @@ class Scorekeeper(MatchKeeping):
         finally:
             with contextlib.suppress(OSError):
                 path.unlink(missing_ok=True)
+        if rounds and game_id is not None:
+            self.round_from_cards(game, turn or 0, read.reading, fields)
         photo_id = self.store.add_photo(
             kind=kind,
             file=final,

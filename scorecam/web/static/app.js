@@ -91,7 +91,9 @@ async function route() {
 async function upload(file, url, fields = {}) {
   if (!file) return null;
   const form = new FormData();
-  for (const [key, value] of Object.entries(fields)) form.append(key, value);
+  for (const [key, value] of Object.entries(fields)) {
+    for (const one of Array.isArray(value) ? value : [value]) form.append(key, one);
+  }
   form.append("photo", file, file.name || "photo.jpg");
   showError("");
   $("busy").hidden = false;
@@ -116,6 +118,7 @@ function renderPhoto(view) {
   const sea = view.game === "mediterraneo";
   $("board-section").hidden = sea;
   $("sea-section").hidden = !sea;
+  $("sea-objectives").hidden = true; // a sea's objectives: renderSeaObjectives
   $("tap-hint").textContent = sea ? "Tap a cell (on the picture or in the sea below) to see what else it might be."
     : "Tap a tile (on the picture or below) to see what else it might be.";
   if (sea) {
@@ -314,6 +317,7 @@ function renderSeaPhoto(view) {
     if (!report.objectives_legal) rows.push(el("tr", {}, el("td", { colspan: 3, class: "flags" }, report.objectives_why)));
   }
   $("score-table").replaceChildren(...rows);
+  renderSeaObjectives(view);
   const cells = view.cells;
   const xs = cells.map((c) => c.x);
   const ys = cells.map((c) => c.y);
@@ -341,6 +345,54 @@ function renderSeaPhoto(view) {
   $("checks-section").hidden = view.flags.length === 0;
   $("undo").hidden = view.corrections.length === 0;
   if (openCell && openCell[0] === "sea") openSeaCell(openCell[1], openCell[2]);
+}
+
+// Each player's objective: read from the photo's objective card (a doubtful one highlighted), entered,
+// or to choose (its card not found); changed here, the round is saved and the sea scored again.
+function renderSeaObjectives(view) {
+  const box = $("sea-objectives");
+  box.hidden = !view.game_id || !view.objectives || !view.objectives.length;
+  if (box.hidden) return;
+  const form = el("form", { id: "objectives-form", class: "round-form" });
+  if (view.objectives_needed) form.append(el("p", { class: "flags", id: "objectives-needed" }, view.objectives_needed));
+  for (const o of view.objectives) {
+    const select = el("select", { "data-objective": o.player },
+      el("option", { value: "" }, "choose…"),
+      ...view.objective_sides[o.player].map((side) => el("option", { value: `${side.plus}/${side.minus}` },
+        `+2 ${side.plus}, −1 ${side.minus} (${side.card})`)));
+    const now = o.objective || o.card; // not chosen yet: as its card reads, where it was found
+    select.value = now ? `${now.plus}/${now.minus}` : "";
+    const tag = o.from === "photo" ? (o.doubtful ? "read from the photo: check it" : "read from the photo")
+      : o.from === "entered" ? "entered" : o.card ? "read from the photo" : "not in the photo: choose it";
+    const state = o.doubtful ? " doubtful" : !o.objective && !o.card ? " missing" : o.from === "photo" || !o.objective ? " read" : "";
+    form.append(el("label", { class: "objective" + state, "data-player": o.player },
+      `${o.player}'s objective (${o.set}s) `, select, el("span", { class: "tag" }, tag)));
+    if (o.note && !o.note.startsWith("read from the photo") && o.note !== view.objectives_needed) form.append(el("p", { class: "hint objective-note" }, o.note));
+  }
+  const settled = view.objectives.every((o) => o.objective) && !view.objectives.some((o) => o.doubtful);
+  form.append(el("div", { class: "buttons" },
+    el("button", { type: "submit", class: "small" + (settled ? "" : " primary") },
+      settled ? "Score again with these objectives" : "These are the objectives: score")));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    showError("");
+    const objectives = {};
+    for (const o of view.objectives) {
+      const value = form.querySelector(`[data-objective="${o.player}"]`).value;
+      if (!value) { showError(`choose ${o.player}'s objective`); return; }
+      const [plus, minus] = value.split("/");
+      objectives[o.player] = { plus, minus };
+    }
+    const rs = view.round_settings;
+    try {
+      await api("PUT", `/api/games/${view.game_id}/rounds/${view.round}`,
+        { objectives, first: view.round === 1 ? rs.first : null, seagulls: rs.seagulls, cards_out: rs.cards_out });
+      renderPhoto(await api("GET", `/api/photos/${view.id}`));
+    } catch (error) {
+      showError(error.message);
+    }
+  });
+  box.replaceChildren(el("h2", {}, "Objectives"), form);
 }
 
 async function openSeaCell(x, y) {
@@ -605,15 +657,19 @@ function renderRound(game, round) {
   const number = round ? round.round : game.next_round;
   const first = round ? round.first : game.first_next_round;
   const form = el("form", { class: "round-form", "data-round": number });
+  const readFrom = round ? round.objectives_from || {} : {};
   for (const name of game.players) {
-    const select = el("select", { "data-objective": name },
+    // a new round's objectives may be left to the objective cards in its sea photo
+    const fromCards = round ? [] : [el("option", { value: "" }, "read from its card in the sea photo")];
+    const select = el("select", { "data-objective": name }, ...fromCards,
       ...game.objective_sides[name]
         // a card that left the game before this round is not chosen again
         .filter((side) => !game.removed.some((c) => c.card === side.card && c.round < number))
         .map((side) => el("option", { value: `${side.plus}/${side.minus}` },
         `+2 ${side.plus}, −1 ${side.minus} (${side.card})`)));
     if (round && round.objectives[name]) select.value = `${round.objectives[name].plus}/${round.objectives[name].minus}`;
-    form.append(el("label", {}, `${name}'s objective `, select));
+    const marks = readFrom[name] === "photo" ? [el("span", { class: "tag" }, " (read from the photo)")] : [];
+    form.append(el("label", {}, `${name}'s objective `, select, ...marks));
   }
   const firstSelect = el("select", { "data-first": "" }, ...game.players.map((name) => el("option", { value: name }, name)));
   firstSelect.value = first || game.players[0];
@@ -639,10 +695,22 @@ function renderRound(game, round) {
   const save = async () => {
     await api("PUT", `/api/games/${game.id}/rounds/${number}`, settings());
   };
+  // "" for every objective: they come from the sea's objective cards (the photo's, or the board file's)
+  const unchosen = () => game.players.filter((name) => !form.querySelector(`[data-objective="${name}"]`).value);
+  const saveOrLeave = async () => {
+    const left = unchosen();
+    if (left.length === game.players.length) return false;
+    if (left.length) throw new Error(`choose ${left[0]}'s objective too, or leave both to the photo's cards`);
+    await save();
+    return true;
+  };
   const photoInput = el("input", { type: "file", accept: "image/*", capture: "environment", hidden: "", "data-sea-photo": "" });
   photoInput.addEventListener("change", async () => {
-    try { await save(); } catch (error) { showError(error.message); return; }
-    const view = await upload(photoInput.files[0], `/api/games/${game.id}/rounds/${number}/photos`);
+    let saved;
+    try { saved = await saveOrLeave(); } catch (error) { showError(error.message); photoInput.value = ""; return; }
+    const { objectives, ...rest } = settings();
+    const fields = saved ? {} : { ...(rest.first ? { first: rest.first } : {}), seagulls: rest.seagulls, cards_out: String(rest.cards_out) };
+    const view = await upload(photoInput.files[0], `/api/games/${game.id}/rounds/${number}/photos`, fields);
     photoInput.value = "";
     if (view) location.hash = `#/photo/${view.id}`;
   });
@@ -654,7 +722,7 @@ function renderRound(game, round) {
     showError("");
     try {
       const data = JSON.parse(await file.text());
-      await save();
+      await saveOrLeave();
       const view = await api("POST", `/api/games/${game.id}/rounds/${number}/board`, data);
       location.hash = `#/photo/${view.id}`;
     } catch (error) {
@@ -680,6 +748,9 @@ function renderRound(game, round) {
     if (round.objectives_legal === false) head.push(el("p", { class: "flags" }, round.objectives_why));
   } else if (round && round.problem) {
     head.push(el("p", { class: "flags" }, round.problem));
+  } else if (!round && game.next_round_sea) {
+    head.push(el("p", {}, el("a", { href: `#/photo/${game.next_round_sea}`, class: "state check", "data-waiting-sea": "" },
+      "The sea: its objectives are needed (check)")));
   }
   return el("section", { class: "turn", "data-round": number }, ...head, form);
 }
