@@ -37,7 +37,7 @@ def readable(root):
     return [photos[i] for i in (0, 2, 3)]
 
 
-@pytest.mark.parametrize(("folder", "least_exact"), [("samples/mondo", 10), ("samples/mondo-stress", 5)])
+@pytest.mark.parametrize(("folder", "least_exact"), [("samples/mondo", 10), ("samples/mondo-stress", 6)])
 def test_sample_photos_score_as_their_truth_or_say_check(root, folder, least_exact):
     """Every committed sample photo gets its true score, or its report says "check", or it is
     refused with a reason: never a wrong score that looks sure. How often each happens, on 500
