@@ -1,6 +1,8 @@
 """A 4x4 grid laid over a 3x3 island and a row and a column of table: the reader tries the 3x3 window
 that holds the island (vision.mondo.reader.smaller_window)."""
 
+import json
+
 import numpy as np
 
 from scoring.mondo import Island
@@ -40,3 +42,36 @@ def test_no_window_when_the_island_needs_the_whole_grid_or_few_cells_are_empty()
     assert smaller_window(*_reading({(0, 0), (0, 1), (1, 1), (2, 1), (3, 1), (3, 2)})) is None  # spans 4 rows
     full = {(r, c) for r in range(4) for c in range(4)} - {(0, 0), (3, 3)}  # 2 empty: a 4x4 island
     assert smaller_window(*_reading(full)) is None
+
+
+def test_one_island_seen_twice_by_the_locator_is_not_two_islands(root, monkeypatch):
+    """Two passes of the locator can report the same island twice (grids a few px apart): that is one
+    island to read, not a photo of two islands to refuse."""
+    from dataclasses import replace
+
+    import vision.mondo.reader as reader
+    from scoring.mondo import island_from_json, score_turn, single_island_turn
+    from vision.mondo.locate import LocateResult
+    from vision.photo_io import read_photo
+
+    photo = read_photo(root / "samples/mondo/mondo-s9900-00000.jpg")
+    truth = json.loads((root / "samples/mondo/mondo-s9900-00000.json").read_text())
+    locate = reader.locate_islands
+
+    def seen_twice(image, grid=None, **kwargs):
+        located = locate(image, grid=grid, **kwargs)
+        first = located.islands[0]
+        again = replace(
+            first, quad=first.quad + 3.0, cell_quads=first.cell_quads + 3.0, score=first.score * 0.9
+        )
+        return LocateResult((first, again, *located.islands[1:]), located.timing_ms)
+
+    monkeypatch.setattr(reader, "locate_islands", seen_twice)
+    result = reader.read_photo_island(photo)
+    assert result.refusal is None
+
+    def total(island):
+        return score_turn(single_island_turn("island", island)).players[0].total
+
+    assert total(result.reading.island) == total(island_from_json(truth["board"]))
+    assert len(result.reading.island.tiles) == len(truth["board"]["tiles"])

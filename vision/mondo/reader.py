@@ -275,10 +275,13 @@ def read_photo_island(
     order = sorted(range(len(readings)), key=lambda i: -good_tiles(readings[i][0]))
     islands = [islands[i] for i in order]
     readings = [readings[i] for i in order]
+    # ... and only apart from it: two grids over the same place (two passes of the locator) are one
+    # island seen twice, not two islands
     kept = [0] + [
         i
         for i in range(1, len(readings))
-        if good_tiles(readings[i][0]) >= SECOND_ISLAND_TILES or islands[i].tiles_seen >= SECOND_ISLAND_SEEN
+        if (good_tiles(readings[i][0]) >= SECOND_ISLAND_TILES or islands[i].tiles_seen >= SECOND_ISLAND_SEEN)
+        and not _overlapping(islands[i], islands[0])
     ]
     found, (reading, probs) = islands[0], readings[0]
     if grid is None and _doubtful(reading, found):
@@ -349,6 +352,11 @@ def smaller_window(reading: IslandReading, found: FoundIsland) -> FoundIsland | 
     return replace(
         found, grid=g - 1, quad=quad, cell_quads=np.asarray(reading.cell_quads)[inside], alternatives=()
     )
+
+
+def _overlapping(a: FoundIsland, b: FoundIsland) -> bool:
+    """Whether two grids lie over one another (either's middle inside the other's outline)."""
+    return inside_any(a.quad.mean(0), [b.quad]) or inside_any(b.quad.mean(0), [a.quad])
 
 
 def joined_tiles(cells: set[tuple[int, int]]) -> list[tuple[int, int]]:
