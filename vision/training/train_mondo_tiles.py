@@ -121,33 +121,18 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(args.threads)
     held_out = tuple(f for f in args.exclude_tables.split(",") if f)
     spec = CropSpec(size=args.size, variants=args.variants, exclude_tables=held_out)
-    train_set = load_or_build_crops(
-        args.train_seed, args.photos, spec, jobs=args.jobs, cache_dir=args.cache_dir, log=log
-    )
-    valid_set = load_or_build_crops(
-        args.valid_seed, args.valid_photos, spec, jobs=args.jobs, cache_dir=args.cache_dir, log=log
-    )
+
+    def crops(seed: int, photos: int, crop_spec: CropSpec):
+        return load_or_build_crops(seed, photos, crop_spec, jobs=args.jobs, cache_dir=args.cache_dir, log=log)
+
+    train_set = crops(args.train_seed, args.photos, spec)
+    valid_set = crops(args.valid_seed, args.valid_photos, spec)
     stress_spec = replace(spec, stress=True)
-    stress_train = stress_valid = None
+    stress_valid = None
     if args.stress_photos:
-        stress_train = load_or_build_crops(
-            STRESS_TRAIN_SEED,
-            args.stress_photos,
-            stress_spec,
-            jobs=args.jobs,
-            cache_dir=args.cache_dir,
-            log=log,
-        )
-        train_set = joined(train_set, stress_train)
+        train_set = joined(train_set, crops(STRESS_TRAIN_SEED, args.stress_photos, stress_spec))
     if args.stress_valid_photos:
-        stress_valid = load_or_build_crops(
-            STRESS_VALID_SEED,
-            args.stress_valid_photos,
-            stress_spec,
-            jobs=args.jobs,
-            cache_dir=args.cache_dir,
-            log=log,
-        )
+        stress_valid = crops(STRESS_VALID_SEED, args.stress_valid_photos, stress_spec)
     data_minutes = (time.perf_counter() - start) / 60
     log(
         f"train: {len(train_set.labels)} crops ({int(train_set.ring.sum())} ring cells), "
