@@ -19,7 +19,7 @@ from scoring.mondo.score import analyse_island
 from vision.catalogs import load_catalog
 from vision.errors import PhotoError
 from vision.geometry import crop_quads, grid_cell_quads, median
-from vision.mondo.checks import Check
+from vision.mondo.checks import Check, settle
 from vision.mondo.decode import CandidateTable, CellReading, candidate_table, decode_island
 from vision.mondo.heads import turn_crops, turned_head
 from vision.mondo.locate import FoundIsland, locate_islands
@@ -35,6 +35,9 @@ MIN_TILES = 3
 # Cut crops from a finer decode of the photo when a cell spans less than this share of its crop's
 # size in the reduced view (the tile model learnt crops shrunk, hardly ever enlarged).
 FINER_BELOW = 0.9
+# A cell whose first crop gave a tile less than this, read as a tile once its crop moved, is asked
+# about: a loose tile lying against the island looks like a tile pushed out of line.
+MOVED_TILE_SURE = 0.9
 # A cell read as a kit face with at least this log-likelihood (all heads together) holds a whole tile.
 GOOD_TILE_LL = -0.5
 # Another grid found in the photo is a second island when it holds this many whole tiles.
@@ -147,8 +150,9 @@ def read_cells(
     start = time.perf_counter()
     probs = read_turns(model, crops)
     table = catalog_table(model, catalog)
+    first_probs, moved = probs, ()
     if use_catalog:
-        probs, cell_quads, _ = recentre_cells(
+        probs, cell_quads, moved = recentre_cells(
             probs, found.cell_quads, table, crop, model.run, lambda c: read_turns(model, c)
         )
         found = replace(found, cell_quads=cell_quads)
@@ -156,18 +160,43 @@ def read_cells(
     start = time.perf_counter()
     cells = [(r, c) for r in range(found.grid) for c in range(found.grid)]
     decoded = decode_island(probs, model.heads, cells, found.grid, table, use_catalog=use_catalog)
+    checks = decoded.checks + moved_tile_checks(decoded.island, moved, first_probs, probs, table, found.grid)
     decode_ms = (time.perf_counter() - start) * 1000
     reading = IslandReading(
         decoded.island,
-        decoded.flags,
+        decoded.flags + tuple(check.text for check in checks[len(decoded.checks) :]),
         decoded.cells,
         found.grid,
         np.asarray(found.quad, np.float32),
         np.asarray(found.cell_quads, np.float32),
         {"crop": crop_ms, "model": model_ms, "catalog": decode_ms},
-        decoded.checks,
+        checks,
     )
     return reading, probs
+
+
+def moved_tile_checks(
+    island: Island,
+    moved: tuple[int, ...],
+    first: dict[str, np.ndarray],
+    now: dict[str, np.ndarray],
+    table: CandidateTable,
+    grid: int,
+) -> tuple[Check, ...]:
+    """A check for each cell whose first crop was not sure to hold a tile (p(tile) below
+    MOVED_TILE_SURE) and that holds one once its crop moved: a tile pushed out of line, or a loose
+    tile lying against the island (the photo alone does not say which), so the player is asked,
+    with what the score would be without it."""
+    tile = table.labels["present"].index("tile")
+    out = []
+    for i in moved:
+        row, col = divmod(int(i), grid)
+        p_empty_first = 1.0 - float(first["present"][i, tile])
+        if p_empty_first <= 1.0 - MOVED_TILE_SURE or island.tile_at(row, col) is None:
+            continue
+        readings = (("tile", float(now["present"][i, tile])), ("empty", p_empty_first))
+        out.append(Check(row, col, "present", readings))
+    return settle(island, out)
 
 
 def place_rank(island: Island) -> tuple[int, int]:
