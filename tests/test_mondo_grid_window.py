@@ -75,3 +75,26 @@ def test_one_island_seen_twice_by_the_locator_is_not_two_islands(root, monkeypat
 
     assert total(result.reading.island) == total(island_from_json(truth["board"]))
     assert len(result.reading.island.tiles) == len(truth["board"]["tiles"])
+
+
+def test_the_ring_round_a_grid_shows_whether_the_island_goes_on_past_it(root):
+    """A 3x3 grid over the whole of a 3x3 island: no whole tile in the ring round it; a 3x3 grid over
+    a corner of a full 4x4 island: the island's other row and column fill the ring."""
+    from dataclasses import replace
+
+    import vision.mondo.reader as reader
+    from vision.photo_io import read_photo
+
+    model = reader.tile_model()
+    small = read_photo(root / "samples/mondo/mondo-s9900-00000.jpg")  # 3x3, nothing touching it
+    found = reader.locate_islands(small.image, grid=3, finer=reader.finer_view(small)).islands[0]
+    assert reader.ring_tiles(small.image, found, model, reader.finer_view(small)) <= reader.MOST_RING_TILES
+
+    large = read_photo(root / "samples/mondo/mondo-s9900-00006.jpg")  # 4x4, every cell a tile
+    whole = reader.locate_islands(large.image, grid=4, finer=reader.finer_view(large)).islands[0]
+    cells = np.asarray(whole.cell_quads)
+    corner = [0, 2, 10, 8]  # cells (0, 0), (0, 2), (2, 2), (2, 0) of the 4x4 reading order
+    quad = np.array([cells[corner[k]][k] for k in range(4)], np.float32)
+    inside = [r * 4 + c for r in range(3) for c in range(3)]
+    window = replace(whole, grid=3, quad=quad, cell_quads=cells[inside], alternatives=())
+    assert reader.ring_tiles(large.image, window, model, reader.finer_view(large)) >= 4

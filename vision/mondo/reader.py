@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+import cv2
 import numpy as np
 
 from scoring.mondo import Island, score_turn, single_island_turn
@@ -24,7 +25,7 @@ from vision.mondo.decode import CandidateTable, CellReading, candidate_table, de
 from vision.mondo.heads import turn_crops, turned_head
 from vision.mondo.locate import FoundIsland, locate_islands
 from vision.mondo.outline import inside_any
-from vision.mondo.recentre import recentre_cells
+from vision.mondo.recentre import kit_fit, recentre_cells
 from vision.onnx_model import OnnxModel, load_model, models_dir
 from vision.photo_io import Photo
 
@@ -49,6 +50,9 @@ SECOND_ISLAND_SEEN = 7
 ISLAND_DOUBT = 0.5
 # Players leave a few cells empty when the timer runs out; a grid with more is likely misplaced.
 MOST_EMPTY = 3
+# A 3x3 window of a 4x4 grid is the island only if the ring around it shows at most this many whole
+# tiles (loose tiles lying against it); more, and the island goes on past it.
+MOST_RING_TILES = 1
 # Flags about the whole island (no cell of their own), in a player's words.
 GRID_FLAG = "The grid is uncertain: check that every row and every tile of the island was found"
 EMPTY_ROW_FLAG = (
@@ -318,12 +322,14 @@ def read_photo_island(
         for alt in other.islands:
             if inside_any(alt.quad.mean(0), [found.quad]) or inside_any(found.quad.mean(0), [alt.quad]):
                 alt_reading, alt_probs = read(alt)
-                if grid_rank(alt_reading) > grid_rank(reading):
+                # a smaller grid wins only where the island does not go on past it
+                smaller_ok = alt.grid > found.grid or ring_tiles(image, alt, model, finer) <= MOST_RING_TILES
+                if grid_rank(alt_reading) > grid_rank(reading) and smaller_ok:
                     found, reading, probs = alt, alt_reading, alt_probs
                 break
     if grid is None:
         window = smaller_window(reading, found)
-        if window is not None:
+        if window is not None and ring_tiles(image, window, model, finer) <= MOST_RING_TILES:
             small_reading, small_probs = read(window)
             if grid_rank(small_reading) > grid_rank(reading):
                 found, reading, probs = window, small_reading, small_probs
@@ -374,18 +380,34 @@ def smaller_window(reading: IslandReading, found: FoundIsland) -> FoundIsland | 
     if max(rows) - min(rows) > g - 2 or max(cols) - min(cols) > g - 2:
         return None
     r0, c0 = min(min(rows), 1), min(min(cols), 1)
-    lattice = grid_cell_quads(np.asarray(found.quad, np.float32), g)
+    cells = np.asarray(reading.cell_quads, np.float32)  # reading order, as reading.cells
     inside = [(r0 + i) * g + (c0 + j) for i in range(g - 1) for j in range(g - 1)]
-    corner = lattice[[r0 * g + c0, r0 * g + c0 + g - 2, (r0 + g - 2) * g + c0 + g - 2, (r0 + g - 2) * g + c0]]
+    corner = cells[[r0 * g + c0, r0 * g + c0 + g - 2, (r0 + g - 2) * g + c0 + g - 2, (r0 + g - 2) * g + c0]]
     quad = np.array([corner[0][0], corner[1][1], corner[2][2], corner[3][3]], np.float32)
-    return replace(
-        found, grid=g - 1, quad=quad, cell_quads=np.asarray(reading.cell_quads)[inside], alternatives=()
-    )
+    return replace(found, grid=g - 1, quad=quad, cell_quads=cells[inside], alternatives=())
 
 
 def _overlapping(a: FoundIsland, b: FoundIsland) -> bool:
     """Whether two grids lie over one another (either's middle inside the other's outline)."""
     return inside_any(a.quad.mean(0), [b.quad]) or inside_any(b.quad.mean(0), [a.quad])
+
+
+def ring_tiles(image: np.ndarray, found: FoundIsland, model: OnnxModel, finer: Finer | None) -> int:
+    """How many cells of the ring just outside a grid show a whole kit tile: an island that goes on
+    past the grid (the grid a row and a column off inside a larger island) shows a row of them, a
+    loose tile lying against the island one."""
+    g = found.grid
+    to_image = cv2.getPerspectiveTransform(
+        np.float32([[0, 0], [g, 0], [g, g], [0, g]]), np.asarray(found.quad, np.float32)
+    )
+    unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
+    ring = [(r, c) for r in range(-1, g + 1) for c in range(-1, g + 1) if not (0 <= r < g and 0 <= c < g)]
+    cells = np.stack([unit + np.float32([c, r]) for r, c in ring])
+    quads = cv2.perspectiveTransform(cells.reshape(1, -1, 2), to_image).reshape(-1, 4, 2).astype(np.float32)
+    margin = float(model.metadata["input"]["crop_margin"])
+    source, to_source = crop_source(image, quads, model.input_size, margin, finer)
+    probs = read_turns(model, crop_quads(source, to_source(quads), model.input_size, margin))
+    return int((kit_fit(probs, catalog_table(model)) > GOOD_TILE_LL).sum())
 
 
 def joined_tiles(cells: set[tuple[int, int]]) -> list[tuple[int, int]]:
