@@ -50,8 +50,9 @@ SECOND_ISLAND_SEEN = 7
 ISLAND_DOUBT = 0.5
 # Players leave a few cells empty when the timer runs out; a grid with more is likely misplaced.
 MOST_EMPTY = 3
-# A 3x3 window of a 4x4 grid is the island only if the ring around it shows at most this many whole
-# tiles (loose tiles lying against it); more, and the island goes on past it.
+# A 3x3 grid (a window of a 4x4 reading, or the locator's other size) is taken over a 4x4 one only if
+# the ring around it shows at most this many whole tiles (loose tiles lying against it); more, and the
+# island goes on past it.
 MOST_RING_TILES = 1
 # Flags about the whole island (no cell of their own), in a player's words.
 GRID_FLAG = "The grid is uncertain: check that every row and every tile of the island was found"
