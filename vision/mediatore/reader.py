@@ -31,6 +31,7 @@ from vision.mediatore.crops import PAIR_DISTANCE, Spot, crop_corner
 from vision.mediatore.locate import Corner, LocatorModel, locate_corners
 from vision.onnx_model import OnnxModel, load_model, models_dir
 from vision.photo_io import Photo, decode_photo, read_photo
+from vision.snorkeling.crops import half_turn_average, spot_crops
 
 CORNER_MODEL = "mediatore-corners.onnx"
 SURE = 0.9  # a card read below this probability is flagged
@@ -94,27 +95,12 @@ def _crops(photo: Photo, spots: list[Spot], model: OnnxModel) -> np.ndarray:
     wanted = span * box_long * photo.scale / size
     fine, fine_scale = photo.at_scale(max(1.0, wanted / k_lo))
     to_fine = photo.scale / fine_scale
-    crops = []
-    for spot in spots:
-        s = spot.scaled(to_fine)
-        half = int(span * s.long * 0.75) + 4
-        x0, y0 = max(0, int(s.x) - half), max(0, int(s.y) - half)
-        region = fine[y0 : max(y0 + 1, int(s.y) + half), x0 : max(x0 + 1, int(s.x) + half)]
-        local = Spot(s.x - x0, s.y - y0, s.long, s.angle)
-        k = span * s.long / size
-        if k > k_hi and region.size:  # bring the region to the crop's scale first: no aliasing in the warp
-            shrink = (k_lo + k_hi) / 2 / k
-            region = cv2.resize(region, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
-            local = local.scaled(shrink)
-        crops.append(crop_corner(region, local, size, span))
-    return np.stack(crops) if crops else np.zeros((0, size, size, 3), np.uint8)
+    return spot_crops(fine, [spot.scaled(to_fine) for spot in spots], crop_corner, size, span, (k_lo, k_hi))
 
 
 def _run(model: OnnxModel, crops: np.ndarray) -> dict[str, np.ndarray]:
     """Probabilities per head, each crop averaged with itself turned half round."""
-    n = len(crops)
-    out = model.run(np.ascontiguousarray(np.concatenate([crops, crops[:, ::-1, ::-1]])))
-    return {name: (p[:n] + p[n:]) / 2 for name, p in out.items()}
+    return half_turn_average(model.run, crops)
 
 
 def _corner(model: OnnxModel, spot: Spot, rank: np.ndarray, suit: np.ndarray) -> CornerRead:

@@ -8,6 +8,7 @@ so the model sees at run time exactly what it learnt from.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -55,3 +56,39 @@ def crop_square(image: np.ndarray, spot: Spot, size: int, span: float) -> np.nda
         flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
         borderMode=cv2.BORDER_REPLICATE,
     )
+
+
+def spot_crops(
+    fine: np.ndarray,
+    spots: list[Spot],
+    crop: Callable[[np.ndarray, Spot, int, float], np.ndarray],
+    size: int,
+    span: float,
+    k_range: tuple[float, float],
+) -> np.ndarray:
+    """``crop`` of each spot (in px of ``fine``), cut from the region round it; a region with more than
+    ``k_range[1]`` px per crop px is first shrunk into the range (no aliasing in the warp)."""
+    k_lo, k_hi = k_range
+    crops = []
+    for s in spots:
+        half = int(span * s.long * 0.75) + 4
+        x0, y0 = max(0, int(s.x) - half), max(0, int(s.y) - half)
+        region = fine[y0 : max(y0 + 1, int(s.y) + half), x0 : max(x0 + 1, int(s.x) + half)]
+        local = Spot(s.x - x0, s.y - y0, s.long, s.angle)
+        k = span * s.long / size
+        if k > k_hi and region.size:
+            shrink = (k_lo + k_hi) / 2 / k
+            region = cv2.resize(region, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+            local = local.scaled(shrink)
+        crops.append(crop(region, local, size, span))
+    return np.stack(crops) if crops else np.zeros((0, size, size, 3), np.uint8)
+
+
+def half_turn_average(
+    run: Callable[[np.ndarray], dict[str, np.ndarray]], crops: np.ndarray
+) -> dict[str, np.ndarray]:
+    """``run``'s probabilities per head, each crop averaged with itself turned half round (a card or a
+    corner box and the same one turned 180 degrees are one spot)."""
+    n = len(crops)
+    out = run(np.ascontiguousarray(np.concatenate([crops, crops[:, ::-1, ::-1]])))
+    return {name: (p[:n] + p[n:]) / 2 for name, p in out.items()}
