@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from scorecam.batch.folder_text import folder_text
 from scorecam.errors import InputError
 from scorecam.mediatore_sides import SIDES, read_side, settle_round
 
@@ -130,24 +131,14 @@ def _board(given: dict[str, str]) -> tuple[tuple[str, Any], ...]:
 def mediatore_in(folder: Path) -> MediatoreInfo | None:
     """The ``mediatore.txt`` in ``folder`` (None: there is none); one that cannot be used gives
     MediatoreInfo with its ``problem``, so each photo it is for fails with that reason."""
-    path = folder / MEDIATORE_FILE
-    if not path.exists() and not path.is_symlink():
+    found = folder_text(folder, MEDIATORE_FILE, MAX_FILE_BYTES, "a round's bid")
+    if found is None:
         return None
-    origin = str(path)
+    if found.problem:
+        return MediatoreInfo(origin=found.origin, problem=found.problem)
+    origin = found.origin
     try:
-        data = path.read_bytes()[: MAX_FILE_BYTES + 1]
-    except OSError as error:
-        return MediatoreInfo(
-            origin=origin, problem=f"{MEDIATORE_FILE} cannot be read ({error.strerror or error})"
-        )
-    if len(data) > MAX_FILE_BYTES:
-        return MediatoreInfo(origin=origin, problem=f"{MEDIATORE_FILE} is too long for a round's bid")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return MediatoreInfo(origin=origin, problem=f"{MEDIATORE_FILE} is not text")
-    try:
-        return parse_round([line.split("#", 1)[0] for line in text.splitlines()], origin)
+        return parse_round(list(found.lines), origin)
     except ValueError as error:
         return MediatoreInfo(origin=origin, problem=f"{MEDIATORE_FILE}: {error}")
 

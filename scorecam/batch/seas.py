@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from scorecam.batch.folder_text import folder_text
 from scorecam.errors import InputError
 
 OBJECTIVES_FILE = "objectives.txt"
@@ -88,25 +89,14 @@ def run_objectives(objectives: tuple[str, ...], first: str | None) -> SeaObjecti
 def objectives_in(folder: Path) -> SeaObjectives | None:
     """The ``objectives.txt`` in ``folder`` (None when there is none); one that cannot be used gives
     SeaObjectives with its ``problem``, so each sea photo it is for fails with that reason."""
-    path = folder / OBJECTIVES_FILE
-    if not path.exists() and not path.is_symlink():
+    found = folder_text(folder, OBJECTIVES_FILE, MAX_OBJECTIVES_BYTES, "two objectives")
+    if found is None:
         return None
-    origin = str(path)
+    if found.problem:
+        return SeaObjectives(origin=found.origin, problem=found.problem)
+    origin = found.origin
     try:
-        data = path.read_bytes()[: MAX_OBJECTIVES_BYTES + 1]
-    except OSError as error:
-        return SeaObjectives(
-            origin=origin, problem=f"{OBJECTIVES_FILE} cannot be read ({error.strerror or error})"
-        )
-    if len(data) > MAX_OBJECTIVES_BYTES:
-        return SeaObjectives(origin=origin, problem=f"{OBJECTIVES_FILE} is too long for two objectives")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return SeaObjectives(origin=origin, problem=f"{OBJECTIVES_FILE} is not text")
-    words = [line.split("#", 1)[0] for line in text.splitlines()]
-    try:
-        return parse_sea_objectives(words, origin)
+        return parse_sea_objectives(list(found.lines), origin)
     except ValueError as error:
         return SeaObjectives(origin=origin, problem=f"{OBJECTIVES_FILE}: {error}")
 
