@@ -71,6 +71,19 @@ def test_a_small_island_is_read_with_the_games_grid_size(root):
     assert report["players"][0]["total"] == truth["report"]["players"][0]["total"]
 
 
+def test_a_small_island_is_read_whole_without_its_grid_size(root):
+    """A whole 4x4 island spanning under a fifth of a 12 MP photo, steeply tilted, a hand and another
+    island at the edge: the open lattice search saw 9 of its tiles; the reader, unsure, locates it
+    again told each size, and the 4x4 search finds all 16 (a development photo of seed 9612)."""
+    photo = root / "tests/photos/mondo-s9612-00049.jpg"
+    truth = json.loads(photo.with_suffix(".json").read_text())
+    assert truth["scene"]["grid"] == 4 and len(truth["tiles"]) == 16 and truth["scene"]["span"] < 0.2
+    report, _ = score_photo_file(photo)
+    assert report["board"]["grid"] == 4 and len(report["board"]["tiles"]) == 16
+    assert report["players"][0]["points"] == truth["report"]["players"][0]["points"]
+    assert report["status"] == "ok"
+
+
 def test_score_a_photo_with_an_annotated_picture(root, tmp_path, capsys):
     photo = sample_photos(root)[0]
     picture = tmp_path / "island.png"

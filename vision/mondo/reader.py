@@ -319,15 +319,17 @@ def read_photo_island(
     ]
     found, (reading, probs) = islands[0], readings[0]
     if grid is None and _doubtful(reading, found):
-        other = locate_islands(image, grid=7 - found.grid, finer=finer)
-        for alt in other.islands:
-            if inside_any(alt.quad.mean(0), [found.quad]) or inside_any(found.quad.mean(0), [alt.quad]):
-                alt_reading, alt_probs = read(alt)
-                # a smaller grid wins only where the island does not go on past it
-                smaller_ok = alt.grid > found.grid or ring_tiles(image, alt, model, finer) <= MOST_RING_TILES
-                if grid_rank(alt_reading) > grid_rank(reading) and smaller_ok:
-                    found, reading, probs = alt, alt_reading, alt_probs
-                break
+        # the other size, then the same size again: a lattice search told the size fits only grids
+        # of it, and finds a small island's lattice where the open search settled on another pitch
+        for size in (7 - found.grid, found.grid):
+            for alt in locate_islands(image, grid=size, finer=finer).islands:
+                if _overlapping(alt, found):
+                    alt_reading, alt_probs = read(alt)
+                    # a smaller grid wins only where the island does not go on past it
+                    smaller_ok = alt.grid >= found.grid or ring_tiles(image, alt, model, finer) <= MOST_RING_TILES
+                    if grid_rank(alt_reading) > grid_rank(reading) and smaller_ok:
+                        found, reading, probs = alt, alt_reading, alt_probs
+                    break
     if grid is None:
         window = smaller_window(reading, found)
         if window is not None and ring_tiles(image, window, model, finer) <= MOST_RING_TILES:
