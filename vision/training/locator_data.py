@@ -54,6 +54,7 @@ class DataSpec:
     rect_margin: float = 0.35  # cells around the grid at run time; training draws around it
     rect_noise: float = 0.07  # cells: sigma of the disturbance of each grid corner
     exclude_tables: tuple[str, ...] = ()  # table families held out (the unseen-family run)
+    stress: bool = False  # photos from the hard end of every condition (`World(stress=True)`)
     version: int = 2
 
     def cache_path(self) -> Path:
@@ -149,7 +150,7 @@ def render_side(spec: DataSpec, index: int) -> int:
 
 
 def world_of(spec: DataSpec) -> World:
-    return World(exclude_tables=spec.exclude_tables)
+    return World(exclude_tables=spec.exclude_tables, stress=spec.stress)
 
 
 def _window_sample(

@@ -17,6 +17,7 @@ import argparse
 import json
 import math
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -26,6 +27,12 @@ from torch import nn
 
 from vision.training.common import HELD_OUT_SEED, build_data, mixed_batches, one_cycle, step
 from vision.training.locator_data import CENTRE_SIGMA, DataSpec, build_dataset
+
+# Photos from the hard end of every condition (`World(stress=True)`: small islands in the frame, steep
+# tilts, tables in the terrains' hues, loose tiles touching, ...), added to the everyday mix, and a
+# stress validation set reported apart; the same seeds as the tile model's (`train_mondo_tiles`).
+STRESS_TRAIN_SEED = 3
+STRESS_VALID_SEED = 4
 
 STRIDE = 2  # output maps are at half the input resolution
 MULTIPLE = 16  # four stride-2 levels: input sides must divide by this
@@ -305,6 +312,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument(
         "--exclude-tables", default="", help="table families to hold out of training (comma-separated)"
     )
+    p.add_argument("--stress-photos", type=int, default=1000, help="more training photos, stress world")
+    p.add_argument("--stress-valid-photos", type=int, default=100, help="validation photos, stress world")
     p.add_argument("--batch", type=int, default=16)
     p.add_argument("--lr", type=float, default=4e-3)
     p.add_argument("--seed", type=int, default=0, help="torch and augmentation seed")
@@ -316,19 +325,40 @@ def main(argv: list[str] | None = None) -> None:
     args = p.parse_args(argv)
     if args.smoke:
         args.n, args.epochs = 48, 1
+        args.stress_photos, args.stress_valid_photos = min(args.stress_photos, 16), min(args.stress_valid_photos, 8)
     torch.set_num_threads(args.threads)
     t0 = time.perf_counter()
     held_out = tuple(f for f in args.exclude_tables.split(",") if f)
     spec = DataSpec(seed=args.data_seed, n=args.n, exclude_tables=held_out)
     data, t_data = build_data(spec, build_dataset, jobs=args.jobs)
+    stress_valid = None
+    if args.stress_photos:
+        stress_spec = replace(spec, seed=STRESS_TRAIN_SEED, n=args.stress_photos, stress=True)
+        stress, t_stress = build_data(stress_spec, build_dataset, jobs=args.jobs)
+        # the validation split is the first photos of `data`: everyday ones, as before
+        data, t_data = {k: np.concatenate([data[k], stress[k]]) for k in data}, t_data + t_stress
+    if args.stress_valid_photos:
+        valid_spec = replace(spec, seed=STRESS_VALID_SEED, n=args.stress_valid_photos, stress=True)
+        stress_valid, t_valid = build_data(valid_spec, build_dataset, jobs=args.jobs)
+        t_data += t_valid
     if args.data_only:
         return
     net, info = train(data, args.epochs, args.batch, args.lr, args.seed)
+    if stress_valid is not None:
+        sets = _sets(stress_valid)
+        info["stress_val"] = {
+            name: evaluate(net, *sets[k]) for k, name in enumerate(("photo", "rectified"))
+        } | {"seed": STRESS_VALID_SEED, "photos": args.stress_valid_photos}
+        print("  stress validation: " + ", ".join(
+            f"{k} loss {v['loss']:.4f} cells IoU {v['cells_iou']:.3f}"
+            for k, v in info["stress_val"].items() if isinstance(v, dict)))  # fmt: skip
     params = sum(p.numel() for p in net.parameters())
     info.update(
         {
             "photos": spec.n,
             "data_seed": spec.seed,
+            "stress_photos": args.stress_photos,
+            "stress_seed": STRESS_TRAIN_SEED if args.stress_photos else None,
             "render_long_side": list(spec.render_long_side),
             "exclude_tables": list(held_out),
             "torch_seed": args.seed,

@@ -1,0 +1,38 @@
+"""The locator's training data: the stress photos it learns beside the everyday mix."""
+
+from dataclasses import replace
+
+import numpy as np
+
+from vision.synth.dataset import photo_rng
+from vision.synth.world import SPAN_RANGE, STRESS_SPAN, draw_conditions
+from vision.training.locator_data import DataSpec, render_side, world_of
+
+
+def test_a_stress_spec_draws_its_photos_from_the_stress_world():
+    everyday, stress = DataSpec(n=40), replace(DataSpec(n=40), seed=3, stress=True)
+    assert world_of(stress).stress and not world_of(everyday).stress
+    spans = [draw_conditions(photo_rng(3, i), world_of(stress)).span for i in range(40)]
+    assert STRESS_SPAN[0] <= min(spans) and max(spans) <= STRESS_SPAN[1]
+    # the everyday mix reaches islands larger than the stress world ever draws
+    spans = [draw_conditions(photo_rng(1, i), world_of(everyday)).span for i in range(40)]
+    assert max(spans) > STRESS_SPAN[1] and max(spans) <= SPAN_RANGE[1]
+
+
+def test_stress_photos_are_rendered_so_their_cells_keep_the_same_size():
+    """Small islands are rendered on larger photos (within bounds), so a cell spans about the same px."""
+    spec = replace(DataSpec(n=20), seed=3, stress=True)
+    for i in range(20):
+        span = draw_conditions(photo_rng(3, i), world_of(spec)).span
+        side = render_side(spec, i)
+        lo, hi = spec.render_long_side
+        assert lo <= side <= hi
+        if lo < side < hi:
+            cell = side * 0.75 * span / 4
+            assert abs(cell - spec.render_cell_px) < 8
+
+
+def test_the_stress_data_is_cached_apart_from_the_everyday_data():
+    spec = DataSpec(n=40)
+    assert replace(spec, stress=True).cache_path() != spec.cache_path()
+    assert np.all([replace(spec, seed=s).cache_path() != spec.cache_path() for s in (3, 4)])
