@@ -128,7 +128,9 @@ def test_a_cell_no_card_explains_is_read_head_by_head_and_flagged_by_the_reader(
         for h, v in probs.items()
     }
     model = SimpleNamespace(heads=HEADS)
-    kept, flags = _kit_readings(model, probs, SimpleNamespace(nodes=nodes), readings, None)
+    # the locator saw a card's centre on every cell and is sure of the sea there
+    found = SimpleNamespace(nodes=nodes, seen=np.ones(len(nodes), bool), sea_values=np.ones(len(nodes)))
+    kept, flags = _kit_readings(model, probs, found, readings, None)
     assert [r.cell for r in kept] == [*cells, None]
     assert flags == ("Cell (4, 1): read as a crab (0.97), which no card of the kit shows there: check it",)
 

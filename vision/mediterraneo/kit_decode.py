@@ -126,9 +126,14 @@ def type_log_probs(probs: Mapping[str, np.ndarray], heads: Mapping[str, tuple[st
         h: np.log(np.clip(np.asarray(probs[h], np.float64), FLOOR, 1.0))
         for h in ("content", "points", "frame")
     }
+    # a seagull's cell is pale like the table: the cell model's "none" counts for it (the decoder
+    # reads only cells where a card shows, so "none" there is no table)
+    content = np.asarray(probs["content"], np.float64)
+    pale = content[:, heads["content"].index("seagull")] + content[:, heads["content"].index("none")]
+    gull = np.log(np.clip(pale, FLOOR, 1.0))
     columns = []
-    for content, points, frame in TYPES:
-        v = log["content"][:, heads["content"].index(content)]
+    for species, points, frame in TYPES:
+        v = gull if species == "seagull" else log["content"][:, heads["content"].index(species)]
         if points is not None:
             v = v + log["points"][:, heads["points"].index(points)]
         v = v + log["frame"][:, heads["frame"].index(frame or "none")]

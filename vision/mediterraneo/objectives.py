@@ -393,28 +393,66 @@ def read_objectives(
     `cell_px`: a cell's side in view px; `sea_nodes`: the sea's visible cells), one a player."""
     t0 = time.perf_counter()
     faces = faces or load_faces()
-    lo, hi = _region(photo, g, np.asarray(sea_nodes, np.float64).reshape(-1, 2))
-    cards: list[ObjectiveCard] = []
-    if np.all(hi - lo >= 2.0):
-        # the plane at FIND_PX a cell (fewer where a far-reaching lattice would make it huge)
-        find_px = min(FIND_PX, int(MAX_PLANE_PX / float(max(hi - lo))))
-        box = _view_box(g, np.array([lo, [hi[0], lo[1]], hi, [lo[0], hi[1]]]), photo.image.shape)
-        image, view_to_image = _source(photo, cell_px, find_px, box)
-        size = (int(math.ceil((hi - lo)[0] * find_px)), int(math.ceil((hi - lo)[1] * find_px)))
-        to_lattice = np.array([[1 / find_px, 0, lo[0]], [0, 1 / find_px, lo[1]], [0, 0, 1]])
-        m = view_to_image @ np.linalg.inv(g) @ to_lattice
-        plane, inside = _warp(image, m, size), _inside(m, size, image.shape)
-        plane, mean_small = plane.astype(np.float32), faces.mean_face(find_px)
-        if find_px >= 5:
-            read = _read_cards(photo, g, cell_px, _find(plane, inside, mean_small, lo, find_px), faces, [])
-            if not _both_sure(read):
-                # far from the sea the lattice's perspective can be off by a quarter: other sizes
-                away = tuple(apply_h(g, c.quad).mean(0) for c in read if c.match >= CARD_MIN)
-                more = _find(plane, inside, mean_small, lo, find_px, OTHER_SIZES, away)
-                read = _read_cards(photo, g, cell_px, more, faces, read)
-            cards = _best(read)
+    nodes = np.asarray(sea_nodes, np.float64).reshape(-1, 2)
+    read = _search(photo, g, cell_px, nodes, faces, [])
+    if not _both_sure(read) and len(nodes):
+        # a lattice fitted to a small sea of hand-placed cards can be steeply wrong in perspective a
+        # few cells away, where the cards lie: the plane again as the lattice's affine part at the sea
+        flat = _affine_at(g, nodes.mean(0))
+        if flat is not None:
+            read = _search(photo, flat, cell_px, nodes, faces, read)
+    cards = _best(read)
     flags = _flags(cards)
     return ObjectivesReading(tuple(cards), flags, (time.perf_counter() - t0) * 1000)
+
+
+def _affine_at(g: np.ndarray, node: np.ndarray) -> np.ndarray | None:
+    """The affine map (view px -> lattice) that agrees with `g` to first order at lattice point
+    `node`; None where `g` is degenerate there."""
+    try:
+        middle = apply_h(np.linalg.inv(g), np.asarray(node, np.float64)[None])[0]
+    except np.linalg.LinAlgError:
+        return None
+    eps = 0.5
+    at = apply_h(g, np.array([middle, middle + (eps, 0.0), middle + (0.0, eps)]))
+    jac = np.column_stack([(at[1] - at[0]) / eps, (at[2] - at[0]) / eps])
+    if not np.isfinite(jac).all() or abs(np.linalg.det(jac)) < 1e-12:
+        return None
+    flat = np.eye(3)
+    flat[:2, :2] = jac
+    flat[:2, 2] = at[0] - jac @ middle
+    return flat
+
+
+def _search(
+    photo: Photo, g: np.ndarray, cell_px: float, nodes: np.ndarray, faces: Faces, read: list[ObjectiveCard]
+) -> list[ObjectiveCard]:
+    """The cards `read` so far and those found on the plane around the sea as lattice `g` sees it."""
+    lo, hi = _region(photo, g, nodes)
+    if not np.all(hi - lo >= 2.0):
+        return read
+    # the plane at FIND_PX a cell (fewer where a far-reaching lattice would make it huge)
+    find_px = min(FIND_PX, int(MAX_PLANE_PX / float(max(hi - lo))))
+    if find_px < 5:
+        return read
+    box = _view_box(g, np.array([lo, [hi[0], lo[1]], hi, [lo[0], hi[1]]]), photo.image.shape)
+    image, view_to_image = _source(photo, cell_px, find_px, box)
+    size = (int(math.ceil((hi - lo)[0] * find_px)), int(math.ceil((hi - lo)[1] * find_px)))
+    to_lattice = np.array([[1 / find_px, 0, lo[0]], [0, 1 / find_px, lo[1]], [0, 0, 1]])
+    m = view_to_image @ np.linalg.inv(g) @ to_lattice
+    plane, inside = _warp(image, m, size), _inside(m, size, image.shape)
+    plane, mean_small = plane.astype(np.float32), faces.mean_face(find_px)
+
+    def away() -> tuple[np.ndarray, ...]:  # the cards read already, not looked for again
+        return tuple(apply_h(g, c.quad).mean(0) for c in read if c.match >= CARD_MIN)
+
+    found = _find(plane, inside, mean_small, lo, find_px, away=away())
+    read = _read_cards(photo, g, cell_px, found, faces, read)
+    if not _both_sure(read):
+        # far from the sea the lattice's perspective can be off by a quarter: other sizes
+        more = _find(plane, inside, mean_small, lo, find_px, OTHER_SIZES, away())
+        read = _read_cards(photo, g, cell_px, more, faces, read)
+    return read
 
 
 def _both_sure(read: list[ObjectiveCard]) -> bool:
