@@ -203,3 +203,22 @@ def test_fullest_window_is_the_first_window_holding_most_points():
         ]
         held = [int(np.all((points >= s) & (points < np.add(s, size)), axis=1).sum()) for s in starts]
         assert _fullest_window(points, size) == starts[int(np.argmax(held))]
+
+
+def test_fullest_window_of_points_thousands_of_cells_apart_holds_most_without_a_huge_table():
+    """A degenerate lattice guess put one centre 44,000 cells from the rest (a development photo of
+    seed 9612): the window is counted point by point, not read off a table of the whole span."""
+    from vision.mondo.lattice_search import _fullest_window
+
+    rng = np.random.default_rng(4)
+    for _ in range(200):
+        size = int(rng.choice([3, 4]))
+        points = rng.integers(-5, 9, size=(int(rng.integers(2, 20)), 2))
+        far = np.vstack([points, rng.integers(-50_000, 50_000, size=(int(rng.integers(1, 4)), 2))])
+        x0, y0 = _fullest_window(far, size)
+        most = max(_held(far, x, y, size) for x in range(-5 - size, 10) for y in range(-5 - size, 10))
+        assert _held(far, x0, y0, size) >= most
+
+
+def _held(points: np.ndarray, x0: int, y0: int, size: int) -> int:
+    return int(np.all((points >= [x0, y0]) & (points < [x0 + size, y0 + size]), axis=1).sum())

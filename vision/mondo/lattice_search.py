@@ -24,6 +24,8 @@ MIN_CENTRES = 3  # an island shows at least this many tile centres on one lattic
 # known (extrapolation is worst at the rim), and for a tile outside the island's region (loose tiles lie off)
 REACH_TOL = 0.45
 ADOPT_TOL = 0.2
+# lattice points: centres spread wider than this are windowed by counting, not by a summed-area table
+SPARSE_BEYOND = 64
 OCCUPIED_MIN = 0.5  # a tile centre counts where the cells map's mean over its cell's middle reaches this
 
 
@@ -54,6 +56,8 @@ def _fullest_window(points: np.ndarray, size: int) -> tuple[int, int]:
     `points` (integer lattice coordinates), the first such in column-then-row order: each window's
     count read off a summed-area table of the points, not counted window by window."""
     lo, hi = points.min(0), points.max(0)
+    if (hi - lo).max() > SPARSE_BEYOND:
+        return _fullest_window_sparse(points, size)
     counts = np.zeros((int(hi[0] - lo[0]) + 1 + size, int(hi[1] - lo[1]) + 1 + size), np.int64)
     np.add.at(counts, (points[:, 0] - lo[0], points[:, 1] - lo[1]), 1)
     table = np.zeros((counts.shape[0] + 1, counts.shape[1] + 1), np.int64)
@@ -64,6 +68,21 @@ def _fullest_window(points: np.ndarray, size: int) -> tuple[int, int]:
     held = held - table[size : size + nx, :ny] + table[:nx, :ny]
     i, j = np.unravel_index(int(np.argmax(held)), held.shape)
     return int(lo[0]) + int(i), int(lo[1]) + int(j)
+
+
+def _fullest_window_sparse(points: np.ndarray, size: int) -> tuple[int, int]:
+    """`_fullest_window` for points spread far apart (a degenerate lattice guess can put a centre
+    thousands of cells away, and a table over the whole span would not fit in memory): only windows
+    with a point in their first column and one in their first row can hold most (shifting any other
+    one towards the points loses none), so those are counted."""
+    lo = points.min(0)
+    starts = sorted({(int(x), int(y)) for x in points[:, 0] for y in points[:, 1]})
+    best, where = -1, (int(lo[0]), int(lo[1]))
+    for x0, y0 in starts:
+        held = int(np.sum(np.all((points >= [x0, y0]) & (points < [x0 + size, y0 + size]), axis=1)))
+        if held > best:
+            best, where = held, (x0, y0)
+    return where
 
 
 def fit_lattice(
