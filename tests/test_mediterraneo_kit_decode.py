@@ -9,41 +9,18 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
+from sea_cell_probs import CATALOG, SURE_P
+from sea_cell_probs import cell_probs as _probs
+from sea_cell_probs import face as _face
+from sea_cell_probs import one_hot as _one_hot
+from sea_cell_probs import visible_cells as _sea
 
-from scoring.mediterraneo import Cell, Objective, Play, Table, card_face_from_rows, sea_from_json
-from vision.catalogs import component_by_id, load_catalog
+from scoring.mediterraneo import Cell, Objective, Play, sea_from_json
 from vision.mediterraneo.cells import HEADS
 from vision.mediterraneo.kit_decode import decode_sea, objective_card_ids, shipped_templates
 from vision.mediterraneo.reader import CellReading, _kit_readings, read_sea
 from vision.photo_io import read_photo
 from vision.synth.mediterraneo_sea import random_sea
-
-CATALOG = load_catalog("mediterraneo")
-SURE_P = 0.97  # what the model gives a clear cell; the rest is spread over the other labels
-
-
-def _face(card_id: str):
-    component = component_by_id(CATALOG, card_id)
-    return card_face_from_rows(card_id, component["set"], "sea", component["faces"]["front"]["cells"])
-
-
-def _one_hot(label: str, labels: tuple[str, ...], p: float = SURE_P) -> np.ndarray:
-    row = np.full(len(labels), (1 - p) / (len(labels) - 1))
-    row[labels.index(label)] = p
-    return row
-
-
-def _probs(cells: list[Cell]) -> dict[str, np.ndarray]:
-    """What a good cell model says about each visible cell."""
-    return {
-        "content": np.array([_one_hot(c.content, HEADS["content"]) for c in cells]),
-        "points": np.array([_one_hot(c.points or "N", HEADS["points"], 0.25 if c.points is None else SURE_P) for c in cells]),
-        "frame": np.array([_one_hot(c.frame or "none", HEADS["frame"]) for c in cells]),
-    }  # fmt: skip
-
-
-def _sea(*plays: Play) -> list[Cell]:
-    return [cell for _, (cell, _) in sorted(Table(plays).visible.items())]
 
 
 def _nodes(cells: list[Cell]) -> np.ndarray:

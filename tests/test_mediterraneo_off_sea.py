@@ -9,29 +9,20 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
+from sea_cell_probs import SURE_P
+from sea_cell_probs import cell_probs as _probs
+from sea_cell_probs import face as _face
+from sea_cell_probs import visible_cells as _sea
 
 from scorecam.sea_picture import flag_marks
-from scoring.mediterraneo import Cell, Play, Table, card_face_from_rows
-from vision.catalogs import component_by_id, load_catalog
+from scoring.mediterraneo import Cell, Play
 from vision.mediterraneo.cells import HEADS
 from vision.mediterraneo.kit_decode import decode_sea
 from vision.mediterraneo.reader import GULL_SEEN, SEA_SURE, CellReading, _cells, _flags, _kit_readings
 
-CATALOG = load_catalog("mediterraneo")
-SURE_P = 0.97
 MODEL = SimpleNamespace(heads=HEADS)
 
 
-def _face(card_id: str, side: str = "front"):
-    component = component_by_id(CATALOG, card_id)
-    kind = "seagull" if side == "back" else "sea"
-    return card_face_from_rows(card_id, component["set"], kind, component["faces"][side]["cells"])
-
-
-def _one_hot(label: str, labels: tuple[str, ...], p: float = SURE_P) -> np.ndarray:
-    row = np.full(len(labels), (1 - p) / (len(labels) - 1))
-    row[labels.index(label)] = p
-    return row
 
 
 def _row(head: str, **p: float) -> np.ndarray:
@@ -41,16 +32,6 @@ def _row(head: str, **p: float) -> np.ndarray:
     return np.array([p.get(label, rest) for label in labels])
 
 
-def _probs(cells: list[Cell]) -> dict[str, np.ndarray]:
-    return {
-        "content": np.array([_one_hot(c.content, HEADS["content"]) for c in cells]),
-        "points": np.array([_one_hot(c.points or "N", HEADS["points"], 0.25 if c.points is None else SURE_P) for c in cells]),
-        "frame": np.array([_one_hot(c.frame or "none", HEADS["frame"]) for c in cells]),
-    }  # fmt: skip
-
-
-def _sea(*plays: Play) -> list[Cell]:
-    return [cell for _, (cell, _) in sorted(Table(plays).visible.items())]
 
 
 def _square(x: float, y: float, side: float = 10.0) -> np.ndarray:

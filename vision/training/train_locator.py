@@ -165,9 +165,14 @@ def train(
             for k, name in enumerate(("photo", "rectified"))
         }
         log(f"  epoch {epoch + 1}/{epochs}: train loss {total / max(1, len(jobs)):.4f}, val "
-            + ", ".join(f"{k} loss {v['loss']:.4f} cells IoU {v['cells_iou']:.3f}" for k, v in val.items())
+            + _in_words(val)
             + f" ({time.perf_counter() - t0:.0f} s)")  # fmt: skip
     return net, {"epochs": epochs, "steps": steps, "val": val, "train_s": round(time.perf_counter() - t0, 1)}
+
+
+def _in_words(val: dict[str, dict]) -> str:
+    """Validation figures per kind of picture, as the training log prints them."""
+    return ", ".join(f"{k} loss {v['loss']:.4f} cells IoU {v['cells_iou']:.3f}" for k, v in val.items())
 
 
 def train_epoch(
@@ -346,12 +351,9 @@ def main(argv: list[str] | None = None) -> None:
     net, info = train(data, args.epochs, args.batch, args.lr, args.seed)
     if stress_valid is not None:
         sets = _sets(stress_valid)
-        info["stress_val"] = {
-            name: evaluate(net, *sets[k]) for k, name in enumerate(("photo", "rectified"))
-        } | {"seed": STRESS_VALID_SEED, "photos": args.stress_valid_photos}
-        print("  stress validation: " + ", ".join(
-            f"{k} loss {v['loss']:.4f} cells IoU {v['cells_iou']:.3f}"
-            for k, v in info["stress_val"].items() if isinstance(v, dict)))  # fmt: skip
+        figures = {name: evaluate(net, *sets[k]) for k, name in enumerate(("photo", "rectified"))}
+        info["stress_val"] = figures | {"seed": STRESS_VALID_SEED, "photos": args.stress_valid_photos}
+        print("  stress validation: " + _in_words(figures))
     params = sum(p.numel() for p in net.parameters())
     info.update(
         {
