@@ -8,7 +8,7 @@ import pytest
 from vision.mondo.grid_match import match_grid
 from vision.mondo.lattice import other_extents
 from vision.mondo.lattice_search import tile_points
-from vision.mondo.locate import CellsMap, locate_islands
+from vision.mondo.locate import CellsMap, locate_islands, outline_islands
 from vision.mondo.outline import sane_quad
 from vision.synth.catalog import load_catalog
 from vision.synth.clutter import note_image
@@ -77,6 +77,22 @@ def test_island_with_an_empty_corner_cell(catalog):
     result = _read(_photo(scene))
     assert result.refusal is None and result.reading.grid == 3
     assert _total(result.reading.island) == scene.truth["report"]["players"][0]["total"]
+
+
+def test_grids_laid_on_the_outline_of_the_occupied_cells(catalog):
+    """Where the tile centres settle on a wrong lattice, the reader also tries grids laid on the outline
+    of the cells the island covers, each size refined on its own; the right size's is the island's
+    grid, every tile inside its crop."""
+    scene = _scene(catalog, 9501, 3, "complete")
+    image = _photo(scene)
+    located = locate_islands(image).islands[0]
+    # a rough guess around the island (a lattice at a wrong pitch): the outline does not depend on it
+    rough = located.quad.mean(0) + 0.8 * (located.quad - located.quad.mean(0))
+    grids = {g.grid: g for g in outline_islands(image, rough)}
+    assert 3 in grids  # a 4x4 grid on a 3x3 outline is dropped where it is no square on the table
+    match = match_grid(grids[3].quad, 3, scene.truth, grids[3].cell_quads)
+    assert match.found, match.why_not(3, 3)
+    assert 4 not in grids or not match_grid(grids[4].quad, 4, scene.truth, grids[4].cell_quads).grid_right
 
 
 def test_forced_grid_is_kept(catalog):

@@ -38,6 +38,17 @@ def test_the_3x3_corner_holding_the_island_becomes_a_grid_of_its_own():
     assert np.allclose(window.cell_quads, grid_cell_quads(window.quad, 3))
 
 
+def test_a_loose_tile_lying_side_to_side_against_a_3x3_island_stays_outside_its_window():
+    """A 3x3 island in rows 1-3 and columns 0-2 of a 4x4 reading, with a loose tile read in cell (3, 3)
+    against it (the locator's lattice took it in): the window is the island's, the loose tile left out."""
+    island = {(r, c) for r in range(1, 4) for c in range(3)} - {(1, 1), (1, 2)}  # 7 tiles
+    window = smaller_window(*_reading(island | {(3, 3)}))
+    assert window is not None and window.grid == 3
+    assert np.allclose(window.quad, [[0, 100], [300, 100], [300, 400], [0, 400]])
+    # two tiles beyond any 3x3 window: the island may go on past it, no window
+    assert smaller_window(*_reading(island | {(3, 3), (0, 3)} - {(3, 0)})) is None
+
+
 def test_no_window_when_the_island_needs_the_whole_grid_or_few_cells_are_empty():
     assert smaller_window(*_reading({(0, 0), (0, 1), (1, 1), (2, 1), (3, 1), (3, 2)})) is None  # spans 4 rows
     full = {(r, c) for r in range(4) for c in range(4)} - {(0, 0), (3, 3)}  # 2 empty: a 4x4 island

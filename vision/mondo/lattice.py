@@ -244,7 +244,9 @@ def other_extents(lattice: np.ndarray, extent: tuple[int, int, int]) -> list[tup
     return [(x, y, g) for x in starts[0] for y in starts[1] if (x, y) != (i0, j0)]
 
 
-def camera_plausible(g: np.ndarray, camera: np.ndarray | None) -> bool:
+def camera_plausible(
+    g: np.ndarray, camera: np.ndarray | None, max_skew: float = MAX_SKEW, max_aspect: float = MAX_ASPECT
+) -> bool:
     """Whether the lattice could be a square grid on a table seen by `camera` (intrinsics for the
     points' frame): its axes orthogonal and equally long in the camera's normalized coordinates. A
     sheared labelling (basis a, a + b), which a homography fits as well from few centres, is not."""
@@ -252,7 +254,7 @@ def camera_plausible(g: np.ndarray, camera: np.ndarray | None) -> bool:
         return True
     m = np.linalg.solve(camera, np.linalg.inv(g))
     n1, n2 = np.linalg.norm(m[:, 0]), np.linalg.norm(m[:, 1])
-    return abs(m[:, 0] @ m[:, 1]) / (n1 * n2) < MAX_SKEW and max(n1, n2) / min(n1, n2) < MAX_ASPECT
+    return abs(m[:, 0] @ m[:, 1]) / (n1 * n2) < max_skew and max(n1, n2) / min(n1, n2) < max_aspect
 
 
 def quad_corners(extent: tuple[int, int, int]) -> np.ndarray:

@@ -78,6 +78,8 @@ AGAIN_SHIFT = 0.15  # cells: a refinement that moved a corner this far is refine
 SECOND_ISLAND = 6  # tile centres on a lattice that make a second island whatever the first has
 IDEAL_CELL = 30.0  # net input px per cell: where the net sees tiles best (passes are chosen by it)
 WELL_SEEN_CELL = 14.0  # net input px per cell: an island seen whole this large needs no finer pass
+# an outline taken for a grid must be this close to a square on the table (true grids: < 0.05, < 1.05)
+OUTLINE_SKEW, OUTLINE_ASPECT = 0.1, 1.15
 MIN_CELL_IN = 9.0  # net input px per cell: a lattice finer than this is no island (the net learnt 12-50)
 REGION_RATIO = 2.2  # a grid's area over its occupied cells' beyond which (either way) its lattice is wrong
 REGION_BEYOND = 1.3  # cells: a grid corner this far outside its occupied cells' box means the same
@@ -429,29 +431,11 @@ def zoom_pass(
         cell = np.sqrt(abs(cv2.contourArea(cand.quad.astype(np.float32)))) / cand.found.extent[2]
         # the grid and the occupied cells it was fitted in (a grid fitted to part of them misses some)
         lo, hi = np.minimum(cand.quad.min(0), cand.region[:2]), np.maximum(cand.quad.max(0), cand.region[2:])
-    k = cell / cell_px  # image px per window px
-    source, k_src = (image, 1.0) if finer is None or k >= 1 else finer(k)  # k_src: image px per source px
     # the window: the candidate plus ZOOM_MARGIN cells around it (a grid a row off, a missed row)
-    lo = lo - ZOOM_MARGIN * cell
-    hi = hi + ZOOM_MARGIN * cell
-    h, w = source.shape[:2]
-    x0, y0 = (np.maximum(np.floor(lo / k_src), 0)).astype(int)
-    x1, y1 = (np.minimum(np.ceil(hi / k_src), [w, h])).astype(int)
-    if x1 - x0 < 8 or y1 - y0 < 8:
+    cut_out = _window(image, lo - ZOOM_MARGIN * cell, hi + ZOOM_MARGIN * cell, cell / cell_px, finer)
+    if cut_out is None:
         return None
-    f = k_src / k  # window px per source px
-    size = (max(1, round((x1 - x0) * f)), max(1, round((y1 - y0) * f)))
-    interpolation = cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR
-    window = cv2.resize(source[y0:y1, x0:x1], size, interpolation=interpolation)
-    fx, fy = size[0] / (x1 - x0), size[1] / (y1 - y0)
-    # image px -> window px (pixel centres kept: (p + 0.5) * f - 0.5)
-    to_win = np.array(
-        [
-            [fx / k_src, 0, (0.5 - x0) * fx - 0.5],
-            [0, fy / k_src, (0.5 - y0) * fy - 0.5],
-            [0, 0, 1.0],
-        ]
-    )
+    window, to_win = cut_out
     camera = to_win @ nominal_camera(image.shape)
     found = first_pass(model, window, max(window.shape[:2]), grid, camera)
     back = np.linalg.inv(to_win)
@@ -557,41 +541,138 @@ def locate_islands(
         ):
             candidates[n] = zoomed
     t2 = time.perf_counter()
-    out = []
-    rect_cell = model.meta.get("rectified", {"size": 256, "margin": 0.35})
-    for cand in candidates:
-        found = cand.found
-        g = found.extent[2]
-        cell_px = np.sqrt(abs(cv2.contourArea(cand.quad.astype(np.float32)))) / g
-        need = rect_cell["size"] / (g + 2 * rect_cell["margin"])  # px a cell spans in the rectified view
-        source, k = image, 1.0
-        if finer is not None and cell_px < FINER_BELOW * need:
-            source, k = finer(cell_px / need)  # k: image px per px of source
-        to_src = _scaling(1.0 / k)
-        in_src = replace(found, g_h=found.g_h @ np.linalg.inv(to_src))
-        refined = refine_rectified(model, source, in_src)
-        if refined is not None and _moved(refined[0], in_src) > AGAIN_SHIFT:
-            # the first pass was far off: the rectified view was skewed, so look once more
-            refined = refine_rectified(model, source, replace(in_src, g_h=refined[0])) or refined
-        g_h, seen = (None, None) if refined is None else (refined[0] @ to_src, refined[1])
-        if g_h is not None and not sane_quad(quad_of(g_h, found.extent), image.shape):
-            g_h, seen = None, None  # the refinement's fit broke down (a corner thrown far off): keep pass 1's
-        # the tile centres seen, image px: the refinement's where it ran
-        seen = cand.centres[found.used] if seen is None else apply_h(np.linalg.inv(to_src), seen)
-        quad = upright(quad_of(g_h, found.extent) if g_h is not None else cand.quad).astype(np.float32)
-        score = island_score(found, g_h if g_h is not None else found.g_h, cand.centres)
-        others = tuple(
-            upright(quad_of(g_h if g_h is not None else found.g_h, e)).astype(np.float32)
-            for e in other_extents(found.lattice, found.extent)
-        )
-        final = g_h if g_h is not None else found.g_h
-        offsets = tile_offsets(final, seen, found.extent)
-        cell_quads = offset_cell_quads(final, found.extent, offsets, quad)
-        out.append(FoundIsland(quad, g, cell_quads, int(found.used.sum()), score, others, cut=cand.cut))
+    out = [_finish(model, image, finer, c.found, c.centres, c.quad, c.cut) for c in candidates]
     out.sort(key=lambda f: (-f.tiles_seen, -abs(cv2.contourArea(f.quad))))
     t3 = time.perf_counter()
     timing = {"find": 1000 * (t2 - t0), "refine": 1000 * (t3 - t2), "total": 1000 * (t3 - t0)}
     return LocateResult(tuple(out), timing)
+
+
+def _window(
+    image: np.ndarray,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    k: float,
+    finer: Callable[[float], tuple[np.ndarray, float]] | None,
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """The box `lo`-`hi` (image px) of the photo at `k` image px per px, cut from a finer decode of
+    it where `image` has too few pixels: (window, image px -> window px map); None when the box is
+    (nearly) outside the photo."""
+    source, k_src = (image, 1.0) if finer is None or k >= 1 else finer(k)  # k_src: image px per source px
+    h, w = source.shape[:2]
+    x0, y0 = (np.maximum(np.floor(lo / k_src), 0)).astype(int)
+    x1, y1 = (np.minimum(np.ceil(hi / k_src), [w, h])).astype(int)
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return None
+    f = k_src / k  # window px per source px
+    size = (max(1, round((x1 - x0) * f)), max(1, round((y1 - y0) * f)))
+    interpolation = cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR
+    window = cv2.resize(source[y0:y1, x0:x1], size, interpolation=interpolation)
+    fx, fy = size[0] / (x1 - x0), size[1] / (y1 - y0)
+    # image px -> window px (pixel centres kept: (p + 0.5) * f - 0.5)
+    to_win = np.array(
+        [
+            [fx / k_src, 0, (0.5 - x0) * fx - 0.5],
+            [0, fy / k_src, (0.5 - y0) * fy - 0.5],
+            [0, 0, 1.0],
+        ]
+    )
+    return window, to_win
+
+
+def outline_islands(
+    image: np.ndarray,
+    near: np.ndarray,
+    *,
+    sizes: tuple[int, ...] = GRIDS,
+    model: LocatorModel | None = None,
+    finer: Callable[[float], tuple[np.ndarray, float]] | None = None,
+) -> list[FoundIsland]:
+    """Grids laid on the outline of the occupied cells round `near` (a grid's quad, image px), one per
+    size, not fitted to tile centres: on a busy or terrain-coloured table a small island's centres
+    blur into blobs of its art, and their lattice settles on a wrong pitch, while the region the
+    island covers stays clean. The window is looked at where a cell of a 3-4 cell island spans the
+    size the net knows best; each grid is then refined as any other (its tile centres on the
+    rectified view). The reader lets the tile model judge them. Empty where no outline is found."""
+    model = model or load_locator()
+    near = np.asarray(near, np.float64)
+    cell = np.sqrt(abs(cv2.contourArea(near.astype(np.float32)))) / 3.5
+    lo, hi = near.min(0) - ZOOM_MARGIN * cell, near.max(0) + ZOOM_MARGIN * cell
+    cut_out = _window(image, lo, hi, cell / IDEAL_CELL, finer)
+    if cut_out is None:
+        return []
+    window, to_win = cut_out
+    cells, _, affine = net_maps(model, window)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(
+        (cells > CELLS_MIN).astype(np.uint8), connectivity=8
+    )
+    if n < 2:
+        return []
+    # the region under the grid's middle, else the largest
+    middle = np.clip(np.round((apply_h(to_win, near.mean(0)[None])[0] - affine[2:]) / affine[:2]), 0, None)
+    mx, my = np.minimum(middle.astype(int), [labels.shape[1] - 1, labels.shape[0] - 1])
+    label = int(labels[my, mx]) or 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    quad_win = outline_quad(map_to_image(region_outline(cells, labels, label), affine))
+    if quad_win is None:
+        return []
+    quad = clockwise(apply_h(np.linalg.inv(to_win), quad_win))
+    if not sane_quad(quad, image.shape):
+        return []
+    out = []
+    for g in sizes:
+        corners = np.float32([[-0.5, -0.5], [g - 0.5, -0.5], [g - 0.5, g - 0.5], [-0.5, g - 0.5]])
+        g_h = cv2.getPerspectiveTransform(quad.astype(np.float32), corners).astype(np.float64)
+        found = _Found(g_h, (0, 0, g), np.zeros(0, bool), np.zeros((0, 2)))
+        island = _finish(model, image, finer, found, np.zeros((0, 2)), quad, False)
+        square = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
+        to_square = cv2.getPerspectiveTransform(island.quad, square).astype(np.float64)
+        # a grid that is no square on the table is not the island's: one with an empty outer row or
+        # column (the outline is narrower than its grid), or tiles and table in one region
+        if camera_plausible(to_square, nominal_camera(image.shape), OUTLINE_SKEW, OUTLINE_ASPECT):
+            out.append(island)
+    return out
+
+
+def _finish(
+    model: LocatorModel,
+    image: np.ndarray,
+    finer: Callable[[float], tuple[np.ndarray, float]] | None,
+    found: _Found,
+    centres: np.ndarray,
+    first_quad: np.ndarray,
+    cut: bool,
+) -> FoundIsland:
+    """Pass 2 on a pass-1 island (`centres`: that pass's tile centres, `found.used` indexes them),
+    on a finer view of the photo where its cells are small, and the island as the reader takes it:
+    outline, cells following their tiles, confidence, the grid's other places."""
+    g = found.extent[2]
+    cell_px = np.sqrt(abs(cv2.contourArea(first_quad.astype(np.float32)))) / g
+    rect_cell = model.meta.get("rectified", {"size": 256, "margin": 0.35})
+    need = rect_cell["size"] / (g + 2 * rect_cell["margin"])  # px a cell spans in the rectified view
+    source, k = image, 1.0
+    if finer is not None and cell_px < FINER_BELOW * need:
+        source, k = finer(cell_px / need)  # k: image px per px of source
+    to_src = _scaling(1.0 / k)
+    in_src = replace(found, g_h=found.g_h @ np.linalg.inv(to_src))
+    refined = refine_rectified(model, source, in_src)
+    if refined is not None and _moved(refined[0], in_src) > AGAIN_SHIFT:
+        # the first pass was far off: the rectified view was skewed, so look once more
+        refined = refine_rectified(model, source, replace(in_src, g_h=refined[0])) or refined
+    g_h, seen = (None, None) if refined is None else (refined[0] @ to_src, refined[1])
+    if g_h is not None and not sane_quad(quad_of(g_h, found.extent), image.shape):
+        g_h, seen = None, None  # the refinement's fit broke down (a corner thrown far off): keep pass 1's
+    # the tile centres seen, image px: the refinement's where it ran
+    seen = centres[found.used] if seen is None else apply_h(np.linalg.inv(to_src), seen)
+    quad = upright(quad_of(g_h, found.extent) if g_h is not None else first_quad).astype(np.float32)
+    score = island_score(found, g_h if g_h is not None else found.g_h, centres)
+    others = tuple(
+        upright(quad_of(g_h if g_h is not None else found.g_h, e)).astype(np.float32)
+        for e in (other_extents(found.lattice, found.extent) if len(found.lattice) else ())
+    )
+    final = g_h if g_h is not None else found.g_h
+    offsets = tile_offsets(final, seen, found.extent)
+    cell_quads = offset_cell_quads(final, found.extent, offsets, quad)
+    return FoundIsland(quad, g, cell_quads, int(found.used.sum()), score, others, cut=cut)
 
 
 def _scaling(r: float) -> np.ndarray:

@@ -23,7 +23,7 @@ from vision.geometry import crop_quads, grid_cell_quads, median
 from vision.mondo.checks import Check, settle
 from vision.mondo.decode import CandidateTable, CellReading, candidate_table, decode_island
 from vision.mondo.heads import turn_crops, turned_head
-from vision.mondo.locate import FoundIsland, locate_islands
+from vision.mondo.locate import FoundIsland, locate_islands, outline_islands
 from vision.mondo.outline import inside_any
 from vision.mondo.recentre import kit_fit, recentre_cells
 from vision.onnx_model import OnnxModel, load_model, models_dir
@@ -321,15 +321,21 @@ def read_photo_island(
     if grid is None and _doubtful(reading, found):
         # the other size, then the same size again: a lattice search told the size fits only grids
         # of it, and finds a small island's lattice where the open search settled on another pitch
-        for size in (7 - found.grid, found.grid):
-            for alt in locate_islands(image, grid=size, finer=finer).islands:
-                if _overlapping(alt, found):
-                    alt_reading, alt_probs = read(alt)
-                    # a smaller grid wins only where the island does not go on past it
-                    smaller_ok = alt.grid >= found.grid or ring_tiles(image, alt, model, finer) <= MOST_RING_TILES
-                    if grid_rank(alt_reading) > grid_rank(reading) and smaller_ok:
-                        found, reading, probs = alt, alt_reading, alt_probs
-                    break
+        alternatives = [
+            _same_place(locate_islands(image, grid=size, finer=finer).islands, found)
+            for size in (7 - found.grid, found.grid)
+        ]
+        # and grids laid on the outline of the cells the island covers, where its tile centres may
+        # have settled on a wrong pitch (a small island on a busy table)
+        alternatives += outline_islands(image, found.quad, finer=finer)
+        for alt in alternatives:
+            if alt is None:
+                continue
+            alt_reading, alt_probs = read(alt)
+            # a smaller grid wins only where the island does not go on past it
+            smaller_ok = alt.grid >= found.grid or ring_tiles(image, alt, model, finer) <= MOST_RING_TILES
+            if grid_rank(alt_reading) > grid_rank(reading) and smaller_ok:
+                found, reading, probs = alt, alt_reading, alt_probs
     if grid is None:
         window = smaller_window(reading, found)
         if window is not None and ring_tiles(image, window, model, finer) <= MOST_RING_TILES:
@@ -368,26 +374,40 @@ def read_photo_island(
 
 
 def smaller_window(reading: IslandReading, found: FoundIsland) -> FoundIsland | None:
-    """A 4x4 reading with more empty spaces than players leave whose island (its tiles joined side to
-    side; a tile touching them only at a corner is a loose one) lies in one 3x3 corner of it: that
-    3x3 window, as a grid of its own (the island is likely a 3x3 one whose lattice took in a row and
-    a column of table). None otherwise."""
+    """A 4x4 reading with more empty spaces than players leave whose island lies in one 3x3 corner of
+    it: that 3x3 window, as a grid of its own (the island is likely a 3x3 one whose lattice took in a
+    row and a column of table). The island is its tiles joined side to side (a tile touching them
+    only at a corner is a loose one); where a loose tile lies side to side against it, the window
+    that holds all tiles but MOST_RING_TILES of them. None otherwise."""
     g = reading.grid
     empty = sum(c.source == "empty" for c in reading.cells)
     if g != 4 or empty <= MOST_EMPTY:
         return None
-    held = joined_tiles({(c.row, c.col) for c in reading.cells if c.source != "empty"})
+    tiles = {(c.row, c.col) for c in reading.cells if c.source != "empty"}
+    held = joined_tiles(tiles)
     if not held:
         return None
     rows, cols = [r for r, _ in held], [c for _, c in held]
-    if max(rows) - min(rows) > g - 2 or max(cols) - min(cols) > g - 2:
-        return None
-    r0, c0 = min(min(rows), 1), min(min(cols), 1)
+    if max(rows) - min(rows) <= g - 2 and max(cols) - min(cols) <= g - 2:
+        r0, c0 = min(min(rows), 1), min(min(cols), 1)
+    else:
+
+        def inside(r0: int, c0: int) -> int:
+            return sum(r0 <= r < r0 + g - 1 and c0 <= c < c0 + g - 1 for r, c in tiles)
+
+        r0, c0 = max(((r, c) for r in (0, 1) for c in (0, 1)), key=lambda w: inside(*w))
+        if len(tiles) - inside(r0, c0) > MOST_RING_TILES:
+            return None
     cells = np.asarray(reading.cell_quads, np.float32)  # reading order, as reading.cells
-    inside = [(r0 + i) * g + (c0 + j) for i in range(g - 1) for j in range(g - 1)]
+    kept = [(r0 + i) * g + (c0 + j) for i in range(g - 1) for j in range(g - 1)]
     corner = cells[[r0 * g + c0, r0 * g + c0 + g - 2, (r0 + g - 2) * g + c0 + g - 2, (r0 + g - 2) * g + c0]]
     quad = np.array([corner[0][0], corner[1][1], corner[2][2], corner[3][3]], np.float32)
-    return replace(found, grid=g - 1, quad=quad, cell_quads=cells[inside], alternatives=())
+    return replace(found, grid=g - 1, quad=quad, cell_quads=cells[kept], alternatives=())
+
+
+def _same_place(islands: tuple[FoundIsland, ...], found: FoundIsland) -> FoundIsland | None:
+    """The first of `islands` that lies over `found` (None: none does)."""
+    return next((island for island in islands if _overlapping(island, found)), None)
 
 
 def _overlapping(a: FoundIsland, b: FoundIsland) -> bool:

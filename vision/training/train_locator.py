@@ -330,7 +330,10 @@ def main(argv: list[str] | None = None) -> None:
     args = p.parse_args(argv)
     if args.smoke:
         args.n, args.epochs = 48, 1
-        args.stress_photos, args.stress_valid_photos = min(args.stress_photos, 16), min(args.stress_valid_photos, 8)
+        args.stress_photos, args.stress_valid_photos = (
+            min(args.stress_photos, 16),
+            min(args.stress_valid_photos, 8),
+        )
     torch.set_num_threads(args.threads)
     t0 = time.perf_counter()
     held_out = tuple(f for f in args.exclude_tables.split(",") if f)
