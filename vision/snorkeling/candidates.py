@@ -21,11 +21,17 @@ TURNS = (0.0, 90.0)  # the region's own axis, and across it
 LONG_REGION = 1.35  # mat lengths: a region this long may hold a mat at one end (a hand beside it, two mats)
 FAR_APART = 4.0  # mat lengths: every diver's mat lies nearer than this to another (3.3 at most in 1,481)
 MIN_APART = 0.6  # mat lengths: two mats' centres lie at least this far apart (a mat is 0.72 as wide as long)
+# a region from OWN_SIZE[0] to OWN_SIZE[1] of the mats' common length is read at its own size: a table
+# seen at a slant shows near mats larger than far ones (down to half the size in one photo), and the
+# card model learnt each mat at its own size; a shorter region (part of a mat) or a longer one (a mat
+# and a hand) is read at the common size
+OWN_SIZE = (0.6, 1.3)
+REGION_OVER_MAT = 1.07  # a region's long side over its mat's (the pile's cards peek out)
 
 
 @dataclass(frozen=True)
 class Candidate:
-    spot: Spot  # at the mats' common size
+    spot: Spot  # at its region's size (``OWN_SIZE``), else the mats' common size
     region: int  # which region of the map it comes from
     own: bool  # the region's own centre and axis
     weak: bool  # a region the net was unsure of
@@ -43,12 +49,14 @@ def candidates(regions: Sequence[Spot], mat_long: float, weak: Sequence[bool] = 
     weak = list(weak) or [False] * len(regions)
     for i, s in enumerate(regions):
         centres = [(s.x, s.y)]
+        own = OWN_SIZE[0] * mat_long <= s.long <= OWN_SIZE[1] * mat_long
+        size = s.long / REGION_OVER_MAT if own else mat_long
         if s.long > LONG_REGION * mat_long:
             a, reach = math.radians(s.angle), (s.long - mat_long) / 2
             centres += [(s.x + k * reach * math.cos(a), s.y + k * reach * math.sin(a)) for k in (-1, 1)]
         for j, (x, y) in enumerate(centres):
             for turn in TURNS:
-                out.append(Candidate(Spot(x, y, mat_long, s.angle + turn), i, j == 0 and turn == 0, weak[i]))
+                out.append(Candidate(Spot(x, y, size, s.angle + turn), i, j == 0 and turn == 0, weak[i]))
     return out
 
 

@@ -10,13 +10,13 @@ size, so a table is found at any size in the frame.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import cv2
 import numpy as np
 
-from vision.geometry import median
 from vision.locator_net import LocatorModel, load_locator_model, run_locator
 from vision.photo_io import Photo
 from vision.snorkeling.crops import Spot, spot_of
@@ -28,6 +28,24 @@ CENTRE_MIN = 0.5  # the same for the central pile's top card
 MIN_AREA = 12  # map px: a smaller region is noise (a mat at the smallest size the simulator draws spans ~60)
 SMALL_MAT = 26.0  # input px: mats whose long side is under this are searched again at twice the size
 ZOOM_LONG_MAX = 1280  # the second search's picture, long side at most (px)
+
+
+def mats_long(regions: Sequence[Region]) -> float:
+    """The mats' common long side (view px): the median of the regions' long sides, each region
+    weighted by its area. The mats are the map's large regions; the small ones are mostly not mats
+    (a card's corner, a pencil, the tiles of a table in a mat's colour): on a busy table they
+    outnumber the mats, and a plain median took their size (on dev seed 9642 a quarter of the
+    photos came out under 0.85 of the mats' size, down to 0.18)."""
+    if not regions:
+        raise ValueError("the size of no mats")
+    ordered = sorted(regions, key=lambda r: r.spot.long)
+    half = sum(r.area for r in ordered) / 2
+    seen = 0.0
+    for r in ordered:
+        seen += r.area
+        if seen >= half:
+            return float(r.spot.long)
+    return float(ordered[-1].spot.long)
 
 
 @lru_cache(maxsize=2)
@@ -119,7 +137,7 @@ def locate_table(photo: Photo, model: LocatorModel | None = None) -> Found:
     found = _search(model, photo.image, long_side)
     view_long = max(photo.image.shape[:2])
     if found.strong:
-        mat_input = float(median([m.spot.long for m in found.strong])) * long_side / view_long
+        mat_input = mats_long(found.strong) * long_side / view_long
         small = mat_input < SMALL_MAT
     else:
         small = True

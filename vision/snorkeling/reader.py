@@ -27,13 +27,12 @@ import numpy as np
 
 from scoring.snorkeling import BEACH, COLORS, LANTERNFISH_CARD, VALUES, Card, Diver, RoundBoard
 from vision.errors import PhotoError
-from vision.geometry import median
 from vision.onnx_model import OnnxModel, load_model, models_dir
 from vision.photo_io import Photo, decode_photo, read_photo
-from vision.snorkeling.candidates import Candidate, candidates, choose, near_the_others
+from vision.snorkeling.candidates import MIN_APART, Candidate, candidates, choose, near_the_others
 from vision.snorkeling.crops import CARD_PER_MAT, Spot, crop_square, half_turn_average, spot_crops
 from vision.snorkeling.layout import layout_gap, off_the_ring, table_middle
-from vision.snorkeling.locate import Found, LocatorModel, locate_table
+from vision.snorkeling.locate import Found, LocatorModel, locate_table, mats_long
 
 CARD_MODEL = "snorkeling-cards.onnx"
 # a reading below these probabilities is flagged (chosen on dev photos: as few right rounds flagged
@@ -47,6 +46,16 @@ OTHER_SPOT_SURE = 0.5  # a mat read off a region's own centre and axis (or on a 
 LOOK_AGAIN = 0.1  # a region read "not a mat" with this probability is read again at its other spots
 SECOND_LOOK = 0.05  # with fewer mats than players, a spot this likely a mat may be taken at a second look
 NEAR_GAP = 1.0  # mat lengths: how near where the gap says a mat is missing a second look takes one
+# a closer look round the regions the locator is sure of but that read as no mat (``_look_around``)
+AROUND_SCORE = 0.9  # the region's highest probability on the locator's mats map
+AROUND_SURE = 0.9  # the surest spot round it must read as a mat this surely
+AROUND_AGREE = 0.5  # and this share of the spots turned as that one as a mat (moved, a mat reads as one)
+AROUND_REGIONS = 3  # at most this many regions a photo (the largest first)
+AROUND_SPOTS = tuple(  # (along, across: in the region's long sides; turn: degrees)
+    (along, across, turn)
+    for along, across in ((0.0, 0.0), (-1 / 6, 0.0), (1 / 6, 0.0), (0.0, -1 / 6), (0.0, 1 / 6))
+    for turn in (-20.0, 0.0, 20.0)
+)
 NAMED_ELSEWHERE = 0.95  # a mat numbered among those named that reads this surely as another is flagged
 UNLIKELY_NUMBER = 0.05  # a region left only a mat number this unlikely (its own taken) is left out
 DECK_CARDS = tuple(Card(v, c) for v in VALUES for c in COLORS) + (LANTERNFISH_CARD,)
@@ -174,10 +183,12 @@ def read_round(
     if not found.mats:
         raise PhotoError(NO_TABLE, kind="no_board")
     model = cards or load_card_model()
-    mat_long = float(median([m.spot.long for m in found.strong or found.mats]))
-    # every region is read at the mats' common size: the mats map also lights up the central pile
-    # (cards like those on a mat), which the card model then reads as "not a mat", as it learnt
-    # (each region at a few spots: its outline may turn its axis or move its centre off the mat)
+    mat_long = mats_long(found.strong or found.mats)
+    # every region is read at its own size where that is one mat's, else at the mats' common size
+    # (``candidates.OWN_SIZE``): the mats map also lights up the central pile (cards like those on a
+    # mat), which the card model then reads as "not a mat", as it learnt (each region at a few
+    # spots: its outline may turn its axis or move its centre off the mat; ``_look_around`` looks
+    # closer at a region the locator is sure of where none of them reads as a mat)
     looks = candidates([m.spot for m in found.mats], mat_long, [m.weak for m in found.mats])
     spots = [c.spot for c in looks]
     plain = [i for i, c in enumerate(looks) if c.own]  # the regions as found: where the centre may be
@@ -185,8 +196,17 @@ def read_round(
         plain.append(len(spots))
         spots.append(Spot(found.centre.spot.x, found.centre.spot.y, mat_long, found.centre.spot.angle))
     probs = _read_spots(model, photo, spots, looks, mat_long)
-    t2 = time.perf_counter()
     none = model.heads["mat"].index("none")
+    more, more_probs = _look_around(
+        model, photo, found, looks, 1.0 - probs["mat"][: len(looks), none], mat_long
+    )
+    if more:  # before the central pile's row, so that a candidate's row is its spot's
+        n = len(looks)
+        looks = [*looks, *more]
+        spots = [*spots[:n], *(c.spot for c in more), *spots[n:]]
+        plain = [i if i < n else i + len(more) for i in plain]
+        probs = {k: np.concatenate([p[:n], more_probs[k], p[n:]]) for k, p in probs.items()}
+    t2 = time.perf_counter()
     sure = 1.0 - probs["mat"][: len(looks), none]
     rows = choose(sure, looks, mat_long, 1.0 - NOT_A_MAT, OTHER_SPOT_SURE)
     rows = near_the_others(rows, looks, mat_long)
@@ -203,6 +223,12 @@ def read_round(
                 for p in piles
                 if p.spot is spots[second]
             ]
+    closer = {id(c.spot) for c in more}
+    flags += [
+        f"Mat {p.mat}: found only at a closer look round a region that read as no mat: check it"
+        for p in piles
+        if id(p.spot) in closer
+    ]
     if far:  # flagged: a left-out region may have hidden another doubt (on the dev photos it did once)
         flags.append(
             f"{far} {'region' if far == 1 else 'regions'} read as a mat far off the ring of the other mats "
@@ -243,6 +269,59 @@ def read_round(
         missing_at=gap.where if gap else None,
     )
     return board, reading
+
+
+def _look_around(
+    model: OnnxModel,
+    photo: Photo,
+    found: Found,
+    looks: list[Candidate],
+    sure: np.ndarray,
+    mat_long: float,
+) -> tuple[list[Candidate], dict[str, np.ndarray]]:
+    """A closer look at the regions the locator is sure of (``AROUND_SCORE``) that read as no mat at
+    any of their spots (``sure``: each candidate's probability of a mat) and lie off every spot read
+    as a mat: the card model reads each again at spots moved a sixth of a mat along and across its
+    axis and turned 20 degrees either way (a region's outline moves its centre and turns its axis: a
+    mat in a colour like the table's, a hand touching it), and a region where most of those spots
+    read as a mat (``AROUND_AGREE``) and one surely (``AROUND_SURE``) gets that spot as a candidate.
+    At most ``AROUND_REGIONS`` regions, the largest first."""
+    mats = [c.spot for c, p in zip(looks, sure, strict=True) if p >= 1.0 - NOT_A_MAT]
+    todo = []
+    for i, region in enumerate(found.mats):
+        rows = [k for k, c in enumerate(looks) if c.region == i]
+        s = region.spot
+        if region.weak or region.score < AROUND_SCORE or not rows or max(sure[rows]) >= 1.0 - NOT_A_MAT:
+            continue
+        if any(math.hypot(s.x - m.x, s.y - m.y) < MIN_APART * mat_long for m in mats):
+            continue
+        todo.append((region.area, i, looks[rows[0]].spot))
+    todo = sorted(todo, key=lambda t: -t[0])[:AROUND_REGIONS]
+    if not todo:
+        return [], {}
+    grid = []
+    for _, i, s in todo:
+        a = math.radians(s.angle)
+        for along, across, turn in AROUND_SPOTS:
+            x = s.x + (along * math.cos(a) - across * math.sin(a)) * s.long
+            y = s.y + (along * math.sin(a) + across * math.cos(a)) * s.long
+            grid.append((i, Spot(x, y, s.long, s.angle + turn)))
+    got = _run(model, _crops(photo, [g for _, g in grid], model, mat_long))
+    none = model.heads["mat"].index("none")
+    mat = 1.0 - got["mat"][:, none]
+    keep: list[int] = []
+    for _, i, _ in todo:
+        rows = [k for k, (r, _) in enumerate(grid) if r == i]
+        best = max(rows, key=lambda k: mat[k])
+        # the spots turned as the surest one: a mat reads as one a little off its centre, not turned
+        alike = [k for k in rows if grid[k][1].angle == grid[best][1].angle]
+        agree = int(np.sum(mat[alike] >= 1.0 - NOT_A_MAT))
+        if mat[best] >= AROUND_SURE and agree >= AROUND_AGREE * len(alike):
+            keep.append(best)
+    return (
+        [Candidate(grid[k][1], grid[k][0], False, False) for k in keep],
+        {name: p[keep] for name, p in got.items()},
+    )
 
 
 def _second_look(

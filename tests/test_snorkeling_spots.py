@@ -1,0 +1,112 @@
+"""Where the Snorkeling reader looks: the mats' size from the locator's regions (small regions of
+junk do not set it), each region read at its own size where it is one mat's, and a closer look
+round a region the locator is sure of that reads as no mat (its outline turned off the mat's axis)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.geometry import median
+from vision.photo_io import read_photo
+from vision.snorkeling import read_round
+from vision.snorkeling import reader as snorkeling_reader
+from vision.snorkeling.candidates import OWN_SIZE, REGION_OVER_MAT, candidates
+from vision.snorkeling.crops import Spot
+from vision.snorkeling.locate import Region, locate_table, mats_long
+from vision.snorkeling.reader import _look_around, _read_spots, load_card_model
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = ROOT / "samples" / "snorkeling" / "snorkeling-s9900-00001.jpg"  # six mats, all read right
+
+
+def _region(long: float, area: int, x: float = 0.0) -> Region:
+    return Region(Spot(x, 0.0, long, 0.0), 0.99, area, False)
+
+
+def test_the_mats_size_is_that_of_the_large_regions_not_of_many_small_ones():
+    mats = [_region(100.0, 400), _region(104.0, 420), _region(97.0, 380)]
+    junk = [_region(18.0 + k, 14) for k in range(12)] + [_region(45.0, 40)] * 3  # a tiled table's bits
+    assert float(median([r.spot.long for r in mats + junk])) < 30  # what a plain median took
+    assert mats_long(mats + junk) in (97.0, 100.0, 104.0)
+    # one region of a mat and a hand together does not take over either
+    assert mats_long([*mats, _region(180.0, 700)]) == 104.0
+    assert mats_long([_region(60.0, 50)]) == 60.0
+    with pytest.raises(ValueError):
+        mats_long([])
+
+
+def test_a_region_of_one_mat_is_read_at_its_own_size_others_at_the_mats_size():
+    common = 100.0
+    near, far = 1.2 * common, 0.7 * common  # a table at a slant: near mats larger than far ones
+    part, pair = 0.4 * common, 1.8 * common  # part of a mat; a mat and a hand beside it
+    assert OWN_SIZE[0] <= 0.7 < 1.2 <= OWN_SIZE[1]  # the first two are one mat's, the last two not
+    assert OWN_SIZE[0] > 0.4 and OWN_SIZE[1] < 1.8
+    regions = [Spot(100.0 + 300 * k, 100.0, long, 0.0) for k, long in enumerate((near, far, part, pair))]
+    sizes: dict[int, set[float]] = {}
+    for c in candidates(regions, common):
+        sizes.setdefault(c.region, set()).add(round(c.spot.long, 6))
+    assert sizes == {
+        0: {round(near / REGION_OVER_MAT, 6)},
+        1: {round(far / REGION_OVER_MAT, 6)},
+        2: {common},
+        3: {common},
+    }
+
+
+@pytest.fixture(scope="module")
+def sample():
+    photo = read_photo(SAMPLE)
+    found = locate_table(photo)
+    truth = json.loads(SAMPLE.with_suffix(".json").read_text())
+    return photo, found, truth
+
+
+def test_a_closer_look_finds_a_mat_whose_region_is_turned_off_its_axis_and_nothing_on_the_rest(sample):
+    photo, found, _ = sample
+    model = load_card_model()
+    none = model.heads["mat"].index("none")
+    mat_long = mats_long(found.strong)
+    mats_seen = nothing_seen = 0
+    for region in found.strong:
+        plain = candidates([region.spot], mat_long)
+        read = _read_spots(model, photo, [c.spot for c in plain], plain, mat_long)["mat"]
+        is_mat = 1.0 - read[0, none] >= 0.5
+        turned = replace(region, spot=replace(region.spot, angle=region.spot.angle + 30.0))
+        looks = candidates([turned.spot], mat_long)
+        sure = 1.0 - _read_spots(model, photo, [c.spot for c in looks], looks, mat_long)["mat"][:, none]
+        more, probs = _look_around(model, photo, replace(found, mats=(turned,)), looks, sure, mat_long)
+        if is_mat:
+            if sure.max() >= 0.5:
+                continue  # read as a mat even turned: nothing to look closer at
+            mats_seen += 1
+            assert len(more) == 1  # found again, numbered as the region read as found
+            assert np.argmax(probs["mat"][0]) == np.argmax(read[0])
+            spot = more[0].spot
+            assert np.hypot(spot.x - region.spot.x, spot.y - region.spot.y) < 0.25 * mat_long
+        else:
+            nothing_seen += 1
+            assert more == []  # a region of no mat (the central pile, a hand) stays none
+    assert mats_seen >= 3 and nothing_seen >= 1
+
+
+def test_read_round_reads_mats_whose_regions_the_locator_turned_and_flags_them(sample, monkeypatch):
+    photo, found, truth = sample
+    tops = {p["mat"]: p["top"] for p in truth["board"]["players"]}
+    right, plain = read_round(photo)
+    assert {d.mat for d in right.divers} == set(tops)
+    # the two largest mats' regions turned 30 degrees: read as no mat where the region lies
+    turned = sorted(found.strong, key=lambda r: -r.area)[:2]
+    mats = tuple(
+        replace(r, spot=replace(r.spot, angle=r.spot.angle + 30.0)) if r in turned else r for r in found.mats
+    )
+    monkeypatch.setattr(snorkeling_reader, "locate_table", lambda *_: replace(found, mats=mats))
+    board, reading = read_round(photo)
+    assert {d.mat: d.top for d in board.divers} == {d.mat: d.top for d in right.divers}
+    closer = [f for f in reading.flags if "closer look" in f]
+    assert 1 <= len(closer) <= 2 and reading.status == "check"
+    assert not any("closer look" in f for f in plain.flags)
