@@ -38,6 +38,7 @@ CORNER_TOLERANCE = 0.1  # of a cell side: the outline figure
 # Families in the order the table shows them, and buckets with a natural order (others: by label).
 FAMILY_ORDER = (
     "island size in frame",
+    "sea size in frame",
     "tilt",
     "table family",
     "table hue",
@@ -50,8 +51,10 @@ FAMILY_ORDER = (
     "back-side tiles",
 )
 COUNTS = ("none", "1", "2 or more")
+SIZES = ("under 25%", "25-40%", "40-55%", "55% or more")
 BUCKET_ORDER: dict[str, tuple[str, ...]] = {
-    "island size in frame": ("under 25%", "25-40%", "40-55%", "55% or more"),
+    "island size in frame": SIZES,
+    "sea size in frame": SIZES,
     "tilt": ("under 20°", "20-30°", "30° or more"),
     "table family": TABLE_FAMILIES,
     "table hue": ("other hues", "terrain hues"),

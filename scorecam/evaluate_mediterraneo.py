@@ -25,8 +25,10 @@ from typing import Any
 
 from scorecam import eval_guard as guard
 from scorecam import evaluate_games as games
+from scorecam.evaluate import condition_table, verdict_figures
 from scorecam.evaluate_games import figures_table, pct, share
 from scoring.mediterraneo import Cell, Sea, score_sea, sea_from_json, sea_report_to_json
+from vision.synth.world import condition_buckets
 
 CLOCKWISE = {"N": "E", "E": "S", "S": "W", "W": "N"}
 
@@ -82,10 +84,12 @@ def _totals(sea: Sea) -> dict[str, int]:
 
 
 def measure_photo(photo: Path, truth: dict[str, Any]) -> dict[str, Any]:
-    """One photo's record: found, cells right, exact, totals right, flagged, time. A reading that raises
-    (a bug, never a photo's fault) is recorded as not found, with ``raised`` saying what and where, and
-    the evaluation goes on; a missing or broken model file still stops it (`scorecam.eval_guard`)."""
-    return guard.measured(_measure_photo, photo, truth, _not_read)
+    """One photo's record: found, cells right, exact, totals right, flagged, time, and the buckets of
+    the simulated world's conditions it was photographed under (`condition_buckets`; none for a truth
+    that keeps none). A reading that raises (a bug, never a photo's fault) is recorded as not found,
+    with ``raised`` saying what and where, and the evaluation goes on; a missing or broken model file
+    still stops it (`scorecam.eval_guard`)."""
+    return guard.measured(_measure_photo, photo, truth, _not_read) | {"conditions": condition_buckets(truth)}
 
 
 def _not_read(photo: Path, truth: dict[str, Any], reason: str) -> dict[str, Any]:
@@ -200,7 +204,21 @@ def figures(records: list[dict[str, Any]]) -> dict[str, Any]:
         "median_kit_decode_ms": round(statistics.median([r["kit_ms"] for r in found] or [0.0]), 1),
         # readings that raised (bugs): each counted as a sea not found, named here with what it raised
         "raised": guard.raised_figure(records),
+        # per condition of the simulated world, as `scorecam score` reads a sea: its objective cards read
+        "by_condition": verdict_figures([_verdict(r) for r in records])["by_condition"],
         "records": records,
+    }
+
+
+def _verdict(record: dict[str, Any]) -> dict[str, Any]:
+    """A photo's record in the terms of the Mondo per-condition figures (`scorecam.evaluate.verdict_figures`):
+    the score is both totals by the objective cards read; a sea not found is flagged, never scored."""
+    found = bool(record["found"])
+    return {
+        "found": found,
+        "score_right": found and bool(record["totals_right_read"]),
+        "flagged": not found or bool(record["flagged_read"]),
+        "conditions": record.get("conditions") or {},
     }
 
 
@@ -260,4 +278,7 @@ def eval_table(result: dict[str, Any]) -> str:
         ("of which the objective cards", f"{result['median_objectives_ms']:.1f} ms"),
         (guard.RAISED_LABEL, str(len(result.get("raised", [])))),
     ]
-    return "\n".join([figures_table(rows), *guard.raised_lines(result)])
+    lines = [figures_table(rows), *guard.raised_lines(result)]
+    if result.get("by_condition"):
+        lines += ["", "by condition (both totals, objectives read)", condition_table(result["by_condition"])]
+    return "\n".join(lines)

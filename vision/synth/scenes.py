@@ -31,7 +31,7 @@ from vision.synth.photo import (
     photograph,
 )
 from vision.synth.piece_drawing import piece_footprint
-from vision.synth.world import World, draw_conditions
+from vision.synth.world import Conditions, World, draw_conditions
 
 TILE_MM = 50.0
 TILE_THICKNESS_MM = 1.8
@@ -314,10 +314,12 @@ def mediterraneo_scene(
 ) -> Scene:
     """A sea from a legal play sequence, the two objective cards beside it, loose cards about."""
     scene = random_sea(catalog, rng, n_cards)
+    conditions = None
     if style is None and world is not None:
         # the world's tables, light and print; a sea of cards is photographed whole and large
         conditions = draw_conditions(rng, world)
-        style = draw_style(rng, replace(conditions, span=max(0.55, conditions.span)))
+        conditions = replace(conditions, span=max(0.55, conditions.span))
+        style = draw_style(rng, conditions)
     style = style or draw_style(rng)
     by_id = {c["id"]: c for c in catalog["components"]}
     xs = [p.x for p in scene.plays] + [p.x + (2 if p.rotation in (0, 180) else 3) for p in scene.plays]
@@ -380,6 +382,9 @@ def mediterraneo_scene(
 
     sea = scene.sea
     report = sea_report_to_json(score_sea(sea))
+    camera = camera_from_dict(shot.camera)
+    outline = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], float)
+    sea_quad = project_mm(camera, outline, CARD_THICKNESS_MM)  # the sea's lattice box as photographed
     cards = []
     for info, corners in zip(kinds, shot.corners, strict=True):
         if info[0] == "sea":
@@ -403,11 +408,41 @@ def mediterraneo_scene(
         "board": sea_to_json(sea),
         "report": report,
         "plays": plays_to_json(scene.plays)["plays"],
-        "scene": {"cards": len(scene.plays), "loose_cards": len(shot.clutter_corners)},
+        "scene": {
+            "cards": len(scene.plays),
+            "loose_cards": len(shot.clutter_corners),
+            "span": round(quad_span(sea_quad, camera.size), 4),
+            "objective_cards": "below" if below else "beside",
+        },
+        "conditions": sea_conditions(style, conditions),
         "cards": cards,
         "camera": shot.camera,
     }
     return Scene(jpeg, truth, shot)
+
+
+# The families of the world's conditions a sea photo shows (the rest place tiles: Mondo's alone).
+SEA_CONDITIONS = ("span", "tilt_deg", "table", "terrain_hue", "light", "print", "hand", "stress")
+
+
+def sea_conditions(style: PhotoStyle, conditions: Conditions | None) -> dict:
+    """The conditions a sea was photographed under, with the keys and meanings of a Mondo truth's
+    (`vision.synth.world.Conditions`) that apply to a sea. A sea drawn from a world keeps that draw
+    (its span as applied: a sea is photographed large). The everyday sea (no world) draws its look
+    without named conditions; they are read off the style it drew, nothing drawn again: the table
+    and its hue, the tilt and the hand as drawn, light "glare" where the style has a glare blob and
+    "normal" otherwise, print "normal" (its print run is never faded, over-inked or glossy)."""
+    if conditions is not None:
+        return {k: v for k, v in conditions.to_dict().items() if k in SEA_CONDITIONS}
+    return {
+        "tilt_deg": round(style.tilt_deg, 4),
+        "table": style.table,
+        "terrain_hue": style.table_terrain_hue,
+        "light": "glare" if style.glare > 0 else "normal",
+        "print": "normal",
+        "hand": style.hand,
+        "stress": False,
+    }
 
 
 def piece_box(piece: Piece) -> tuple[float, float, float, float]:

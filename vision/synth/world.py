@@ -179,10 +179,9 @@ def condition_buckets(truth: dict) -> dict[str, str]:
     scene = truth.get("scene") or {}
     out: dict[str, str] = {}
     span = scene.get("span")
-    if span is not None:
-        out["island size in frame"] = _bucket(
-            span, (0.25, 0.40, 0.55), ("under 25%", "25-40%", "40-55%", "55% or more")
-        )
+    if span is not None:  # a Mediterráneo truth's board is a sea
+        size = "sea size in frame" if truth.get("game") == "mediterraneo" else "island size in frame"
+        out[size] = _bucket(span, (0.25, 0.40, 0.55), ("under 25%", "25-40%", "40-55%", "55% or more"))
     tilt = (truth.get("camera") or {}).get("tilt_deg")
     if tilt is not None:
         out["tilt"] = _bucket(tilt, (20.0, 30.0), ("under 20°", "20-30°", "30° or more"))
@@ -193,7 +192,8 @@ def condition_buckets(truth: dict) -> dict[str, str]:
         out["light"] = c["light"]
         out["print"] = c["print"]
         out["hand in frame"] = "yes" if c.get("hand") else "no"
-        out["other island at the edge"] = "yes" if c.get("neighbours") else "no"
+    if "neighbours" in c:  # a sea's truth has none: no other island is photographed beside a sea
+        out["other island at the edge"] = "yes" if c["neighbours"] else "no"
     if "loose_touching" in scene:
         n = scene["loose_touching"]
         out["loose tiles touching"] = "none" if n == 0 else "1" if n == 1 else "2 or more"
