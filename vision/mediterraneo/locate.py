@@ -7,7 +7,9 @@ Geometry does the rest (``vision.lattice``):
 1. the whole photo at the model's input size: the centre peaks on the sea give a first lattice;
 2. the sea's region again, from a decode of the photo fine enough that a cell spans about the
    model's ``cell_px`` (``Photo.at_scale``): the sea is found at any size in the frame, and its
-   cells are placed from a picture where each spans the same number of pixels;
+   cells are placed from a picture where each spans the same number of pixels; repeated on the sea
+   found while it grows by whole cards with a lattice as tight (a first look at the whole photo can
+   see only some of a small sea's cards, those of one frame in bad light);
 3. the lattice relabelled upright (x right, y down as the photo shows it), the sea's cells kept as
    one 4-connected group of lattice nodes (a loose card that happens to sit on the lattice is not
    joined to it), each node's cell quad following the centre seen on it (cards lie by hand), and
@@ -34,6 +36,17 @@ MIN_CELLS = 4  # fewer sea cells on one lattice than this: no sea (one card alon
 FIRST_PASS = (2 / 3, 1.0)  # whole-photo passes, as factors of the model's input long side
 FINE_LONG_MAX = 1280  # the second pass's picture, long side at most (px)
 NO_SEA = "no sea found: no Mediterráneo cards on one lattice in this photo"
+REGION_MARGIN = 1.5  # cells around the sea found that the second pass looks at
+# The second pass is repeated on the sea it found, up to GROW_PASSES times, while that finds at least
+# GROW_MIN more cells (a missed cell beside the sea is read anyway: the ring) and its lattice fits
+# the centres seen about as well (mean distance from their nodes at most GROW_DOUBT cells and
+# GROW_RATIO times the pass before's). Dev seeds 9622 and 9624 stress (160 photos): seas whose first
+# pass saw one frame's cards only grew by whole cards with the fit at 0.06-0.09; a patterned table's
+# dots and a loose card joined to a sea took it to 0.13-0.14.
+GROW_PASSES = 3
+GROW_MIN = 3
+GROW_DOUBT = 0.1
+GROW_RATIO = 1.5
 MIN_CELL_PX = 2.0  # a lattice whose cells are smaller than this (view px) is no sea the net could see
 
 
@@ -225,9 +238,21 @@ def locate_sea(photo: Photo, model: LocatorModel | None = None) -> tuple[FoundSe
     cell = cell_px_at(fit.g, nodes.mean(0), max_px) if len(nodes) >= MIN_CELLS else None
     if cell is None:
         raise PhotoError(NO_SEA, kind="no_board")
-    second = _second_pass(photo, model, fit, nodes, cell, max_px)
-    if second is not None:
+    # the sea's region again, grown while the sea found in it grows (a first pass on the whole photo
+    # can see only part of a small sea: cards of one frame missed in bad light)
+    doubt = None
+    for n_pass in range(GROW_PASSES):
+        second = _second_pass(photo, model, fit, nodes, cell, max_px)
+        if second is None:
+            break
+        now = _doubt(second[0].g, second[1])
+        # a pass that finds no more of the sea than the one before leaves its reading, and so does one
+        # whose lattice fits its centres worse (a patterned table's dots or a loose card joined to it)
+        if n_pass and (len(second[3]) < len(nodes) + GROW_MIN or now > min(GROW_DOUBT, GROW_RATIO * doubt)):
+            break
         fit, seen_pts, maps, nodes = second
+        doubt = now
+        cell = cell_px_at(fit.g, nodes.mean(0), max_px) or cell
     found = _found(fit, nodes, seen_pts, maps, max_px)
     if found is None:
         raise PhotoError(NO_SEA, kind="no_board")
@@ -242,7 +267,7 @@ def _second_pass(
     (the first pass's reading stands)."""
     spec = model.meta["input"]
     h, w = photo.image.shape[:2]
-    lo, hi = nodes.min(0) - 1.5, nodes.max(0) + 1.5
+    lo, hi = nodes.min(0) - REGION_MARGIN, nodes.max(0) + REGION_MARGIN
     box = apply_h(
         np.linalg.inv(fit.g), np.array([[lo[0], lo[1]], [hi[0], lo[1]], [hi[0], hi[1]], [lo[0], hi[1]]])
     )
@@ -268,6 +293,11 @@ def _second_pass(
     if len(nodes2) < MIN_CELLS or cell_px_at(fit2.g, nodes2.mean(0), max_px) is None:
         return None
     return fit2, seen2, maps2, nodes2
+
+
+def _doubt(g: np.ndarray, seen_pts: np.ndarray) -> float:
+    """Mean distance of the seen centres from their lattice nodes (cells)."""
+    return float(np.mean(assign(g, seen_pts).residuals)) if len(seen_pts) else 0.0
 
 
 def _found(

@@ -9,8 +9,10 @@ photo, and keys on the objective side's printed layout, not on any colour:
    table's brightness and hue cancel out) against the mean of the 16 objective faces in its four
    quarter turns; the best separate peaks are the candidate cards;
 2. **read**: each candidate cut upright in its own frame at the faces' resolution, at a few small
-   turns (cards lie by hand), aligned on the mean face, and compared with every face where faces
-   differ: the +2 badge, the -1 badge and the set's emblem. The best face names the card;
+   turns (cards lie by hand), aligned on the mean face (then fitted to it closely by a homography,
+   ECC, kept where a face fits better: far from the sea the lattice's perspective is extrapolated),
+   and compared with every face where faces differ: the +2 badge, the -1 badge and the set's
+   emblem. The best face names the card;
 3. the best card of each frame is that player's objective, with a confidence from how far its face
    stands above the runner-up (the same card of the other set included) and how well the layout fits.
 
@@ -62,6 +64,7 @@ CARD_MIN = 3.0  # of len(REGIONS): a weaker best face is no objective card
 MATCH_SURE = 3.5  # the face fit a confident card needs
 TEMPERATURE = 0.1  # of the softmax over face scores (sum of three region correlations)
 SURE = 0.9  # a card read with less probability than this is flagged
+ALIGN_MOVE = 0.25  # of a card's width: the most a corner may move when the face is fitted closely
 
 
 @dataclass(frozen=True, eq=False)
@@ -346,7 +349,8 @@ def _read(
     ):
         right, down = _card_frame(turns, degrees, *scale)
         size = (round((2 + 2 * margin) * px), round((3 + 2 * margin) * px))
-        m = to_image @ _card_to_lattice(centre, right, down, px, margin)
+        to_lattice = _card_to_lattice(centre, right, down, px, margin)
+        m = to_image @ to_lattice
         window = _warp(image, m, size).astype(np.float32)
         if not _all_inside(m, size, image.shape):
             window = _fill_outside(window, _inside(m, size, image.shape), px)
@@ -355,7 +359,7 @@ def _read(
         # where the mean face sat in the window: the card's middle
         offset = np.array([(x + px) / px - (1 + margin), (y + 1.5 * px) / px - (1.5 + margin)])
         middle = centre + right * offset[0] + down * offset[1]
-        return score, (turns, degrees, scale), middle, window, x, y, m, right, down, size
+        return score, (turns, degrees, scale), middle, window, x, y, m, right, down, size, to_lattice
 
     # the find's quarter turn and middle are guesses at a few px a cell: all four turns are tried in a
     # wide window, then (from the card's middle found) small turns, then sizes (the lattice is
@@ -372,14 +376,51 @@ def _read(
             options = [(degrees, (wide, tall * k)) for k in SCALES]
         tried = [fit(best[2], turns, d, k) for d, k in options]
         best = max([best, *tried], key=lambda t: t[0])
-    score, _, middle, window, x, y, m, right, down, size = best
-    inside = _inside(m, size, image.shape)
-    # the share of the card itself (not the window's margin) that lies inside the photo
-    card_inside = float(inside[y : y + 3 * px, x : x + 2 * px].mean()) if inside.size else 0.0
+    score, _, middle, window, x, y, m, right, down, size, to_lattice = best
     corners = np.array(
         [middle + sx * right + sy * down for sx, sy in ((-1, -1.5), (1, -1.5), (1, 1.5), (-1, 1.5))]
     )
-    return _face_scores(window, x, y, faces), float(score), corners, card_inside
+    scores = _face_scores(window, x, y, faces)
+    aligned = _align(window, template, x, y)
+    if aligned is not None:
+        # the card as it lies (the lattice's perspective is extrapolated beyond the sea): the window
+        # resampled so that the mean face fits it px for px, kept where a face then fits it better
+        m2 = m @ aligned @ np.array([[1, 0, -x], [0, 1, -y], [0, 0, 1]], np.float64)
+        window2 = _warp(image, m2, size).astype(np.float32)
+        if not _all_inside(m2, size, image.shape):
+            window2 = _fill_outside(window2, _inside(m2, size, image.shape), px)
+        scores2 = _face_scores(window2, x, y, faces)
+        if scores2.max() > scores.max():
+            card = _gray(window2)[y : y + 3 * px, x : x + 2 * px]
+            score = float(cv2.matchTemplate(card, template, cv2.TM_CCOEFF_NORMED)[0, 0])
+            edges = np.array([[0, 0], [2 * px, 0], [2 * px, 3 * px], [0, 3 * px]], np.float64) - 0.5
+            corners = apply_h(to_lattice @ aligned, edges)
+            scores, m = scores2, m2
+    inside = _inside(m, size, image.shape)
+    # the share of the card itself (not the window's margin) that lies inside the photo
+    card_inside = float(inside[y : y + 3 * px, x : x + 2 * px].mean()) if inside.size else 0.0
+    return scores, float(score), corners, card_inside
+
+
+def _align(window: np.ndarray, template: np.ndarray, x: int, y: int) -> np.ndarray | None:
+    """The homography (mean face px -> window px) that fits the mean face onto the card in `window`
+    closest (ECC), from the card where the layout's correlation put it (`x`, `y`: its top-left);
+    None where it does not converge or moves the card far (a card lies near where it was found)."""
+    start = np.array([[1, 0, x], [0, 1, y], [0, 0, 1]], np.float32)  # ECC writes into the one it is given
+    criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 40, 1e-4)
+    try:
+        _, warp = cv2.findTransformECC(
+            template.astype(np.float32), _gray(window).astype(np.float32), start.copy(), cv2.MOTION_HOMOGRAPHY,
+            criteria, None, 3,
+        )  # fmt: skip
+    except cv2.error:
+        return None
+    th, tw = template.shape[:2]
+    box = np.array([[0, 0], [tw, 0], [tw, th], [0, th]], np.float64)
+    moved = apply_h(warp.astype(np.float64), box) - apply_h(start.astype(np.float64), box)
+    if not np.isfinite(moved).all() or np.abs(moved).max() > ALIGN_MOVE * tw:
+        return None
+    return warp.astype(np.float64)
 
 
 def _words(card: dict) -> str:
@@ -443,8 +484,8 @@ def _search(
     plane, inside = _warp(image, m, size), _inside(m, size, image.shape)
     plane, mean_small = plane.astype(np.float32), faces.mean_face(find_px)
 
-    def away() -> tuple[np.ndarray, ...]:  # the cards read already, not looked for again
-        return tuple(apply_h(g, c.quad).mean(0) for c in read if c.match >= CARD_MIN)
+    def away() -> tuple[np.ndarray, ...]:  # the cards read surely already, not looked for again
+        return tuple(apply_h(g, c.quad).mean(0) for c in read if c.sure)
 
     found = _find(plane, inside, mean_small, lo, find_px, away=away())
     read = _read_cards(photo, g, cell_px, found, faces, read)
