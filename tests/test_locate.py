@@ -93,6 +93,8 @@ def test_grids_laid_on_the_outline_of_the_occupied_cells(catalog):
     match = match_grid(grids[3].quad, 3, scene.truth, grids[3].cell_quads)
     assert match.found, match.why_not(3, 3)
     assert 4 not in grids or not match_grid(grids[4].quad, 4, scene.truth, grids[4].cell_quads).grid_right
+    # told the game's grid size, only that size is laid
+    assert [g.grid for g in outline_islands(image, rough, sizes=(3,))] == [3]
 
 
 def test_forced_grid_is_kept(catalog):

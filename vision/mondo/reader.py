@@ -23,6 +23,7 @@ from vision.geometry import crop_quads, grid_cell_quads, median
 from vision.mondo.checks import Check, settle
 from vision.mondo.decode import CandidateTable, CellReading, candidate_table, decode_island
 from vision.mondo.heads import turn_crops, turned_head
+from vision.mondo.lattice import GRIDS
 from vision.mondo.locate import FoundIsland, locate_islands, outline_islands
 from vision.mondo.outline import inside_any
 from vision.mondo.recentre import kit_fit, recentre_cells
@@ -318,16 +319,19 @@ def read_photo_island(
         and not _overlapping(islands[i], islands[0])
     ]
     found, (reading, probs) = islands[0], readings[0]
-    if grid is None and _doubtful(reading, found):
-        # the other size, then the same size again: a lattice search told the size fits only grids
-        # of it, and finds a small island's lattice where the open search settled on another pitch
-        alternatives = [
-            _same_place(locate_islands(image, grid=size, finer=finer).islands, found)
-            for size in (7 - found.grid, found.grid)
-        ]
+    if _doubtful(reading, found):
+        alternatives: list[FoundIsland | None] = []
+        if grid is None:
+            # the other size, then the same size again: a lattice search told the size fits only
+            # grids of it, and finds a small island's lattice where the open search settled on
+            # another pitch
+            alternatives += [
+                _same_place(locate_islands(image, grid=size, finer=finer).islands, found)
+                for size in (7 - found.grid, found.grid)
+            ]
         # and grids laid on the outline of the cells the island covers, where its tile centres may
         # have settled on a wrong pitch (a small island on a busy table)
-        alternatives += outline_islands(image, found.quad, finer=finer)
+        alternatives += outline_islands(image, found.quad, sizes=(grid,) if grid else GRIDS, finer=finer)
         for alt in alternatives:
             if alt is None:
                 continue
