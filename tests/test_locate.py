@@ -93,8 +93,9 @@ def test_grids_laid_on_the_outline_of_the_occupied_cells(catalog):
     match = match_grid(grids[3].quad, 3, scene.truth, grids[3].cell_quads)
     assert match.found, match.why_not(3, 3)
     assert 4 not in grids or not match_grid(grids[4].quad, 4, scene.truth, grids[4].cell_quads).grid_right
-    # told the game's grid size, only that size is laid
-    assert [g.grid for g in outline_islands(image, rough, sizes=(3,))] == [3]
+    # told the game's grid size, only that size is laid; an island running off the photo stays so
+    told = outline_islands(image, rough, sizes=(3,), cut=True)
+    assert [g.grid for g in told] == [3] and told[0].cut and not grids[3].cut
 
 
 def test_forced_grid_is_kept(catalog):

@@ -585,6 +585,7 @@ def outline_islands(
     near: np.ndarray,
     *,
     sizes: tuple[int, ...] = GRIDS,
+    cut: bool = False,
     model: LocatorModel | None = None,
     finer: Callable[[float], tuple[np.ndarray, float]] | None = None,
 ) -> list[FoundIsland]:
@@ -593,7 +594,8 @@ def outline_islands(
     blur into blobs of its art, and their lattice settles on a wrong pitch, while the region the
     island covers stays clean. The window is looked at where a cell of a 3-4 cell island spans the
     size the net knows best; each grid is then refined as any other (its tile centres on the
-    rectified view). The reader lets the tile model judge them. Empty where no outline is found."""
+    rectified view). The reader lets the tile model judge them. `cut`: the island runs off the photo
+    (as the grid near it said; the grids keep saying so). Empty where no outline is found."""
     model = model or load_locator()
     near = np.asarray(near, np.float64)
     cell = np.sqrt(abs(cv2.contourArea(near.astype(np.float32)))) / 3.5
@@ -623,7 +625,7 @@ def outline_islands(
         corners = np.float32([[-0.5, -0.5], [g - 0.5, -0.5], [g - 0.5, g - 0.5], [-0.5, g - 0.5]])
         g_h = cv2.getPerspectiveTransform(quad.astype(np.float32), corners).astype(np.float64)
         found = _Found(g_h, (0, 0, g), np.zeros(0, bool), np.zeros((0, 2)))
-        island = _finish(model, image, finer, found, np.zeros((0, 2)), quad, False)
+        island = _finish(model, image, finer, found, np.zeros((0, 2)), quad, cut)
         square = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
         to_square = cv2.getPerspectiveTransform(island.quad, square).astype(np.float64)
         # a grid that is no square on the table is not the island's: one with an empty outer row or

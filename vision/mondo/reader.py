@@ -331,7 +331,9 @@ def read_photo_island(
             ]
         # and grids laid on the outline of the cells the island covers, where its tile centres may
         # have settled on a wrong pitch (a small island on a busy table)
-        alternatives += outline_islands(image, found.quad, sizes=(grid,) if grid else GRIDS, finer=finer)
+        alternatives += outline_islands(
+            image, found.quad, sizes=(grid,) if grid else GRIDS, cut=found.cut, finer=finer
+        )
         for alt in alternatives:
             if alt is None:
                 continue
