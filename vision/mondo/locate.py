@@ -84,6 +84,7 @@ MIN_CELL_IN = 9.0  # net input px per cell: a lattice finer than this is no isla
 REGION_RATIO = 2.2  # a grid's area over its occupied cells' beyond which (either way) its lattice is wrong
 REGION_BEYOND = 1.3  # cells: a grid corner this far outside its occupied cells' box means the same
 ZOOM_CELLS = (IDEAL_CELL, 1.5 * IDEAL_CELL)  # px a cell spans in a zoomed look (the net knows 12-50)
+ISLAND_CELLS = 3.5  # cells a side of an island whose grid is not known (3 or 4): its cell size from its area
 ZOOM_MARGIN = 1.5  # cells of table around a zoomed island: room for a row the first look missed
 FINER_BELOW = 0.8  # refine on a finer view of the photo when a cell has less than this share of its
 # rectified size in the reduced one
@@ -425,7 +426,7 @@ def zoom_pass(
     candidate for the same island, in `image` px (None: nothing there)."""
     if cand.implausible():
         # the lattice is wrong, so is its cell size: take the occupied cells' instead (3 or 4 a side)
-        cell = np.sqrt(cand.region_area) / 3.5
+        cell = np.sqrt(cand.region_area) / ISLAND_CELLS
         lo, hi = cand.region[:2], cand.region[2:]
     else:
         cell = np.sqrt(abs(cv2.contourArea(cand.quad.astype(np.float32)))) / cand.found.extent[2]
@@ -598,7 +599,7 @@ def outline_islands(
     (as the grid near it said; the grids keep saying so). Empty where no outline is found."""
     model = model or load_locator()
     near = np.asarray(near, np.float64)
-    cell = np.sqrt(abs(cv2.contourArea(near.astype(np.float32)))) / 3.5
+    cell = np.sqrt(abs(cv2.contourArea(near.astype(np.float32)))) / ISLAND_CELLS
     lo, hi = near.min(0) - ZOOM_MARGIN * cell, near.max(0) + ZOOM_MARGIN * cell
     cut_out = _window(image, lo, hi, cell / IDEAL_CELL, finer)
     if cut_out is None:
@@ -621,12 +622,12 @@ def outline_islands(
     if not sane_quad(quad, image.shape):
         return []
     out = []
+    square = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
     for g in sizes:
         corners = np.float32([[-0.5, -0.5], [g - 0.5, -0.5], [g - 0.5, g - 0.5], [-0.5, g - 0.5]])
         g_h = cv2.getPerspectiveTransform(quad.astype(np.float32), corners).astype(np.float64)
         found = _Found(g_h, (0, 0, g), np.zeros(0, bool), np.zeros((0, 2)))
         island = _finish(model, image, finer, found, np.zeros((0, 2)), quad, cut)
-        square = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
         to_square = cv2.getPerspectiveTransform(island.quad, square).astype(np.float64)
         # a grid that is no square on the table is not the island's: one with an empty outer row or
         # column (the outline is narrower than its grid), or tiles and table in one region

@@ -461,8 +461,9 @@ def joined_tiles(cells: set[tuple[int, int]]) -> list[tuple[int, int]]:
 
 
 def _doubtful(reading: IslandReading, found: FoundIsland) -> bool:
-    """Whether a grid is worth reading in the other size too: the locator was unsure, some reading
-    is doubtful, or more cells are empty than players leave."""
+    """Whether a grid is worth reading again in other places (the other size, the same size searched
+    again, grids laid on the island's outline): the locator was unsure, some reading is doubtful, or
+    more cells are empty than players leave."""
     empty = sum(c.source == "empty" for c in reading.cells)
     unsure = found.score < ISLAND_DOUBT and good_tiles(reading) < len(reading.island.tiles)
     return bool(reading.flags) or unsure or empty > 2
