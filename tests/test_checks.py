@@ -15,7 +15,7 @@ from scorecam.errors import InputError
 from scorecam.inputs import score_board_file
 from scorecam.photos import PhotoIsland, photo_additions, score_photo_file
 from scoring.mondo import Island
-from vision.mondo.checks import NO_KIT_TILE, Check, island_score, settle
+from vision.mondo.checks import NO_KIT_TILE, TURNED_TILE, Check, island_score, settle
 from vision.mondo.reader import IslandReading
 
 SAMPLE = "samples/mondo/mondo-s9900-00002.jpg"
@@ -60,6 +60,16 @@ def test_a_tile_that_fits_no_kit_tile_has_no_readings():
         == "Row 3, tile 1: this tile matches no tile of the kit (read part by part): please look at it"
     )
     assert doubt.to_json()["readings"] == [] and doubt.to_json()["total_if_second"] is None
+
+
+def test_a_tile_turned_across_an_empty_space_asks_to_look_and_keeps_the_total():
+    island = full_forest_island(3)
+    (doubt,) = settle(Island(3, island.tiles[1:]), [Check(0, 0, TURNED_TILE, ())])
+    assert doubt.text == (
+        "Row 1, tile 1: read as empty, but a tile lies turned across this space: is a tile of the island "
+        "under it, or is it a loose tile? please look"
+    )
+    assert doubt.total is not None and doubt.total_if_second is None and doubt.change is None
 
 
 # ------------------------------------------------------------------------------------ what if

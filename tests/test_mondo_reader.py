@@ -325,3 +325,33 @@ def test_a_whole_empty_outer_row_goes_where_the_coast_says(seed):
         assert analyse_island(reading.island).valid
         want, got = scene.truth["report"]["players"][0], _report(reading.island)
         assert (got["points"], got["total"]) == (want["points"], want["total"])
+
+
+def test_an_island_is_refused_only_when_the_photo_edge_cuts_the_island_itself():
+    """An island whose edge just touches the photo's edge is whole (its tiles already span the given
+    grid): it is read as in the whole photo. Cut through its last column, it is refused."""
+    from vision.mondo.reader import read_photo_island
+
+    shot = photograph(
+        _island_pieces(3, 0),
+        np.random.default_rng(5),
+        subject_mm=(-40, -40, 240, 200),
+        long_side_px=1600,
+        style=PhotoStyle(table="wood", span=0.7),
+    )
+
+    def board(reading):
+        return [(t.cell, t.component.id, t.component.rotation) for t in reading.island.tiles]
+
+    def cropped(right):
+        return read_photo_island(np.ascontiguousarray(shot.image[:, :right]), grid=3)
+
+    whole = read_photo_island(shot.image, grid=3)
+    assert whole.refusal is None and len(whole.reading.island.tiles) == 9
+    east_edge = int(max(c[:, 0].max() for c in shot.corners))
+    touching = cropped(east_edge + 2)
+    assert touching.islands[0].cut  # the occupied region reaches the photo's edge
+    assert touching.refusal is None and board(touching.reading) == board(whole.reading)
+    last_column = int(np.mean([shot.corners[i][:, 0].mean() for i in range(9) if i % 3 == 2]))
+    cut = cropped(last_column)
+    assert cut.refusal is not None and "runs off the edge" in str(cut.refusal)

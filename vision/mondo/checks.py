@@ -23,6 +23,16 @@ from vision.mondo.heads import tile_from_labels, tile_labels
 
 # The head of a check that is about the whole tile: it fits no face of the kit.
 NO_KIT_TILE = "no_kit_tile"
+# ... or a space read as empty shows a tile lying turned across it (a loose tile on the island?)
+TURNED_TILE = "turned_tile"
+# What those checks ask (they have no readings to weigh)
+WHOLE_TILE_QUESTIONS = {
+    NO_KIT_TILE: "this tile matches no tile of the kit (read part by part): please look at it",
+    TURNED_TILE: (
+        "read as empty, but a tile lies turned across this space: is a tile of the island under it, "
+        "or is it a loose tile? please look"
+    ),
+}
 
 Reading = tuple[str, float]  # (label, the model's probability of it)
 
@@ -30,7 +40,7 @@ Reading = tuple[str, float]  # (label, the model's probability of it)
 @dataclass(frozen=True)
 class Check:
     """One doubtful reading: ``readings`` are the label used, then the runner-up (none for
-    NO_KIT_TILE). ``row`` and ``col`` count from 0, as the board does; the words count from 1."""
+    NO_KIT_TILE and TURNED_TILE). ``row`` and ``col`` count from 0, as the board does; the words count from 1."""
 
     row: int
     col: int
@@ -53,15 +63,15 @@ class Check:
 
     @property
     def question(self) -> str:
-        if self.head == NO_KIT_TILE:
-            return "this tile matches no tile of the kit (read part by part): please look at it"
+        if self.head in WHOLE_TILE_QUESTIONS:
+            return WHOLE_TILE_QUESTIONS[self.head]
         (first, _), (second, _) = self.readings[:2]
         return question(self.head, first, second)
 
     @property
     def outcome(self) -> str:
         """What the runner-up reading would do to the score, or why it cannot be."""
-        if self.head == NO_KIT_TILE:
+        if self.head in WHOLE_TILE_QUESTIONS:
             return ""
         second = reading_words(self.head, self.readings[1][0])
         if self.not_possible:
@@ -224,7 +234,7 @@ def settle(
     total, _ = island_score(island)
     settled = []
     for check in checks:
-        if check.head == NO_KIT_TILE or len(check.readings) < 2:
+        if check.head in WHOLE_TILE_QUESTIONS or len(check.readings) < 2:
             settled.append(replace(check, total=total))
             continue
         try:

@@ -27,6 +27,7 @@ from vision.mondo.lattice import GRIDS
 from vision.mondo.locate import FoundIsland, locate_islands, outline_islands
 from vision.mondo.outline import inside_any
 from vision.mondo.recentre import kit_fit, recentre_cells
+from vision.mondo.turned import turned_tile_checks
 from vision.onnx_model import OnnxModel, load_model, models_dir
 from vision.photo_io import Photo
 
@@ -55,6 +56,9 @@ MOST_EMPTY = 3
 # the ring around it shows at most this many whole tiles (loose tiles lying against it); more, and the
 # island goes on past it.
 MOST_RING_TILES = 1
+# A grid whose tiles span it may stick out of the photo by this share of a cell and still hold the
+# whole island (the fitted grid runs a little wider than the tiles on a large island).
+EDGE_SLACK = 0.25
 # Flags about the whole island (no cell of their own), in a player's words.
 GRID_FLAG = "The grid is uncertain: check that every row and every tile of the island was found"
 EMPTY_ROW_FLAG = (
@@ -349,7 +353,7 @@ def read_photo_island(
             if grid_rank(small_reading) > grid_rank(reading):
                 found, reading, probs = window, small_reading, small_probs
     refusal = None
-    if found.cut:
+    if found.cut and not whole_in_photo(image, found, reading, grid, model, finer):
         refusal = PhotoError(
             "the island runs off the edge of the photo; please take it again with the whole island in it",
             kind="no_board",
@@ -368,6 +372,8 @@ def read_photo_island(
             f"no island found in the photo (a grid shape holds only {len(reading.island.tiles)} tile(s))",
             kind="no_board",
         )
+    if refusal is None:
+        reading = with_turned_tile_checks(image, reading, model, finer, catalog)
     flags = reading.flags
     # more empty cells than players leave, or the locator's doubt where the tile model does not
     # vouch for every tile it read
@@ -377,6 +383,34 @@ def read_photo_island(
     timing = {"locate": locate_ms, **reading.timing_ms}
     reading = replace(reading, flags=flags, timing_ms=timing)
     return PhotoReading(reading, probs, refusal, tuple(islands))
+
+
+def with_turned_tile_checks(
+    image: np.ndarray,
+    reading: IslandReading,
+    model: OnnxModel,
+    finer: Finer | None,
+    catalog: dict | str = "mondo",
+) -> IslandReading:
+    """The reading with a check on each space read as empty that shows a tile lying turned across
+    it (`vision.mondo.turned`): a loose tile on the island may hide a tile of it."""
+    empty = [(c.row, c.col) for c in reading.cells if c.source == "empty"]
+    if not empty:
+        return reading
+    margin = float(model.metadata["input"]["crop_margin"])
+    source, to_source = crop_source(image, reading.cell_quads, model.input_size, margin, finer)
+
+    def crop(quads: np.ndarray) -> np.ndarray:
+        return crop_quads(source, to_source(quads), model.input_size, margin)
+
+    table = catalog_table(model, catalog)
+    checks = turned_tile_checks(empty, reading.cell_quads, reading.grid, table, crop, model.run)
+    if not checks:
+        return reading
+    checks = settle(reading.island, checks)
+    return replace(
+        reading, checks=reading.checks + checks, flags=reading.flags + tuple(c.text for c in checks)
+    )
 
 
 def smaller_window(reading: IslandReading, found: FoundIsland) -> FoundIsland | None:
@@ -419,6 +453,50 @@ def _same_place(islands: tuple[FoundIsland, ...], found: FoundIsland) -> FoundIs
 def _overlapping(a: FoundIsland, b: FoundIsland) -> bool:
     """Whether two grids lie over one another (either's middle inside the other's outline)."""
     return inside_any(a.quad.mean(0), [b.quad]) or inside_any(b.quad.mean(0), [a.quad])
+
+
+def whole_in_photo(
+    image: np.ndarray,
+    found: FoundIsland,
+    reading: IslandReading,
+    grid: int | None,
+    model: OnnxModel,
+    finer: Finer | None,
+) -> bool:
+    """Whether an island whose occupied region reaches the photo's edge (a loose tile or the table's
+    pattern joined to it may be what reaches it) is whole in the photo all the same: its tiles span
+    every row and column of its grid, a grid of the largest size the island can have, and that grid
+    lies inside the photo (but for EDGE_SLACK of a cell: a grid fitted round a large island may
+    stick out a little where its tiles do not). An island is no larger than its grid, so no tile of it can lie beyond.
+    A 3x3 reading whose size was not given is whole only if the ring of cells around it lies inside
+    the photo and shows no more tiles than loose ones lying against it (else a 4x4 island may go on
+    past the edge)."""
+    g = reading.grid
+    rows = {t.cell[0] for t in reading.island.tiles}
+    cols = {t.cell[1] for t in reading.island.tiles}
+    if (
+        rows != set(range(g))
+        or cols != set(range(g))
+        or not _inside_photo(found.quad, image.shape, -EDGE_SLACK, g)
+    ):
+        return False
+    if g == (grid or max(GRIDS)):
+        return True
+    return (
+        _inside_photo(found.quad, image.shape, 1.0, g)
+        and ring_tiles(image, found, model, finer) <= MOST_RING_TILES
+    )
+
+
+def _inside_photo(quad: np.ndarray, shape: tuple[int, ...], ring: float, g: int) -> bool:
+    """Whether a g x g grid's quad, grown by `ring` cells on every side, lies inside the photo."""
+    to_image = cv2.getPerspectiveTransform(
+        np.float32([[0, 0], [g, 0], [g, g], [0, g]]), np.asarray(quad, np.float32)
+    )
+    grown = np.float32([[-ring, -ring], [g + ring, -ring], [g + ring, g + ring], [-ring, g + ring]])
+    pts = cv2.perspectiveTransform(grown.reshape(1, -1, 2), to_image).reshape(-1, 2)
+    h, w = shape[:2]
+    return bool(np.all(pts >= 0) and np.all(pts[:, 0] <= w - 1) and np.all(pts[:, 1] <= h - 1))
 
 
 def ring_tiles(image: np.ndarray, found: FoundIsland, model: OnnxModel, finer: Finer | None) -> int:

@@ -39,13 +39,18 @@ Reader = Callable[[np.ndarray], dict[str, np.ndarray]]
 def kit_fit(probs: Mapping[str, np.ndarray], table: CandidateTable) -> np.ndarray:
     """(n,) how well each crop shows a whole kit tile: log p(tile) plus the log-likelihood of its
     likeliest kit face (any component, any turn), all heads together."""
+    return np.max(candidate_fits(probs, table), axis=1)
+
+
+def candidate_fits(probs: Mapping[str, np.ndarray], table: CandidateTable) -> np.ndarray:
+    """(n, len(table)) `kit_fit` for every candidate face of the kit (its argmax: which face)."""
     tile = table.labels[PRESENT].index("tile")
     fit = np.log(np.maximum(np.asarray(probs[PRESENT], np.float64)[:, tile], PROB_FLOOR))
     ll = 0.0
     for head in table.heads:
         logp = np.log(np.maximum(np.asarray(probs[head], np.float64), PROB_FLOOR))
         ll = ll + logp[:, table.classes[head]]
-    return fit + np.max(ll, axis=1)
+    return fit[:, None] + ll
 
 
 def shifted_quads(quad: np.ndarray, shifts: tuple[tuple[float, float], ...] = SHIFTS) -> np.ndarray:
