@@ -149,3 +149,37 @@ def test_score_names_what_is_missing_for_a_sea_without_objectives(capsys, tmp_pa
     lines = err.strip().splitlines()
     assert len(lines) == 1
     assert "no objectives" in lines[0] and "--objectives" in lines[0]
+
+
+def _faded(photo: Path, out: Path, saturation: float = 0.35) -> Path:
+    """The photo with its colours faded (saturation cut): faded cards, or a washed-out phone photo."""
+    import cv2
+
+    hsv = cv2.cvtColor(cv2.imread(str(photo)), cv2.COLOR_BGR2HSV)
+    hsv[..., 1] = (hsv[..., 1] * saturation).astype(np.uint8)
+    cv2.imwrite(str(out), cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR), [cv2.IMWRITE_JPEG_QUALITY, 90])
+    return out
+
+
+def test_a_sea_whose_colours_the_quick_look_misses_is_read_as_a_sea(capsys, tmp_path):
+    """The quick look for a sea keys on the cards' blue; faded, the sea is still a lattice of card
+    cells, and the sea locator finds it, so `score` reads a sea, not "no island"."""
+    from vision.sea_hint import looks_like_mediterraneo
+
+    photo = SEA_SAMPLES[0]
+    faded = _faded(photo, tmp_path / "faded.jpg")
+    assert not looks_like_mediterraneo(read_photo(faded).image)
+    objectives = [f"{p}={o['plus']}/{o['minus']}" for p, o in _truth(photo)["board"]["objectives"].items()]
+    assert main(["score", str(faded), "--json", "--objectives", *objectives]) == 0
+    assert json.loads(capsys.readouterr().out)["game"] == "mediterraneo"
+
+
+def test_game_option_forces_how_a_photo_is_read(capsys):
+    assert main(["score", str(MONDO_SAMPLE), "--game", "mediterraneo"]) == 4
+    err = capsys.readouterr().err
+    assert "no sea found" in err and err.count("\n") == 1
+    assert main(["score", str(SEA_SAMPLES[0]), "--game", "mondo"]) == 4
+    err = capsys.readouterr().err
+    assert "looks like a Mediterráneo sea, not a Mondo island" in err and err.count("\n") == 1
+    assert main(["score", str(SEA_SAMPLES[0]), "--game", "mediterraneo", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["game"] == "mediterraneo"

@@ -46,7 +46,7 @@ from scorecam.errors import Exit, InputError
 )
 @click.option(
     "--game",
-    type=click.Choice(["mondo", "snorkeling", "mediatore"]),
+    type=click.Choice(["mondo", "mediterraneo", "snorkeling", "mediatore"]),
     help="what the photos show (default: a Mondo island or a Mediterráneo sea; "
     "--players or --totals mean a Snorkeling table; mediatore: one side's won cards)",
 )
@@ -92,7 +92,7 @@ def score(
                 running,
                 sea,
                 snorkeling,
-                game == "mediatore",
+                game,
             )
         except InputError as error:
             print(f"scorecam: {error}", file=sys.stderr)
@@ -118,21 +118,26 @@ def _score_one(
     running=None,
     sea=None,
     snorkeling: bool = False,
-    mediatore: bool = False,
+    game: str | None = None,
 ):
     """The report of one file, None for a file skipped with a word on stderr; a Snorkeling round is
-    named by ``names`` (mat: name) and added to the ``running`` game of --totals."""
+    named by ``names`` (mat: name) and added to the ``running`` game of --totals. A photo is read as
+    ``game`` says (--game), else as a Mondo island or, where it shows none but a sea, a sea."""
     from scorecam.commands.reading import is_lone_island, provisional_volcano_note
     from scorecam.commands.snorkeling import is_round, name_round
     from scorecam.photos import score_photo_file
 
-    if photo and mediatore:
+    if photo and game == "mediatore":
         from scorecam.mediatore_photos import score_side_photo_file, write_side_annotation
 
         report, read = score_side_photo_file(path)
         if picture is not None:
             report["annotated"] = str(write_side_annotation(picture, path, read, report))
         return report
+    if photo and game == "mediterraneo":
+        from scorecam.sea_photos import score_sea_photo_file
+
+        return score_sea_photo_file(path, **(sea or {}), picture=picture)
     if photo and snorkeling:
         from scorecam.snorkeling_photos import score_round_photo_file, write_round_annotation
 
@@ -146,6 +151,8 @@ def _score_one(
         try:
             report, read = score_photo_file(path, grid=grid, use_catalog=use_catalog)
         except SeaPhoto:
+            if game == "mondo":
+                raise
             from scorecam.sea_photos import score_sea_photo_file
 
             return score_sea_photo_file(path, **(sea or {}), picture=picture)
