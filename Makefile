@@ -153,14 +153,14 @@ eval-snorkeling: $(STAMP)
 model-mediatore: $(TRAIN_STAMP)
 	$(BIN)/python -m vision.training.train_mediatore --out-dir $(MODELS) $(TRAIN_ARGS)
 
-# The Mediatore figures of models/README.md: held-out 12 MP photos (seeds 9650 and 9651, never used in
-# training or development; EVAL_MEDIATORE_N photos of seed 9650).
+# The Mediatore figures of models/README.md: held-out 12 MP photos (seeds 9654 and 9655, never used in
+# training or development; EVAL_MEDIATORE_N photos of seed 9654).
 EVAL_MEDIATORE_N ?= 300
 eval-mediatore: $(STAMP)
-	$(BIN)/scorecam synth mediatore --n $(EVAL_MEDIATORE_N) --seed 9650 --out build/heldout-mediatore-9650 --jobs 2
-	$(BIN)/scorecam eval build/heldout-mediatore-9650 --out build/eval-mediatore.json
-	$(BIN)/scorecam synth mediatore --n 100 --seed 9651 --stress --out build/stress-mediatore-9651 --jobs 2
-	$(BIN)/scorecam eval build/stress-mediatore-9651 --out build/eval-mediatore-stress.json
+	$(BIN)/scorecam synth mediatore --n $(EVAL_MEDIATORE_N) --seed 9654 --out build/fresh-mediatore-9654 --jobs 2
+	$(BIN)/scorecam eval build/fresh-mediatore-9654 --out build/eval-mediatore-9654.json
+	$(BIN)/scorecam synth mediatore --n 100 --seed 9655 --stress --out build/fresh-mediatore-9655-stress --jobs 2
+	$(BIN)/scorecam eval build/fresh-mediatore-9655-stress --out build/eval-mediatore-9655-stress.json
 
 # The figures of models/README.md: held-out 12 MP photos (seed 9013, never used in training or development;
 # EVAL_MONDO_N=500 for the issue's count, 250 measured in the seventh 2026-12-01 session for the time the

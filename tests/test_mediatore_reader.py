@@ -18,7 +18,7 @@ from scoring.mediatore import card, thirds_of
 from vision.errors import PhotoError
 from vision.mediatore import read_cards
 from vision.mediatore.crops import CARD_MM, CORNER_MM, PAIR_DISTANCE, Spot
-from vision.mediatore.reader import NO_CARDS, CornerRead, _cards
+from vision.mediatore.reader import NO_CARDS, SURE, CornerRead, _cards
 from vision.photo_io import read_photo
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -92,17 +92,22 @@ def test_every_sample_is_read_each_card_once_and_any_miss_or_misread_is_flagged(
     assert [c.card for c in reading.cards] == list(cards)
     if set(read) - pile or seen - set(read):  # a card misread or missed: the reading says to check it
         assert reading.status == "check", (sorted(set(read) - pile), sorted(seen - set(read)))
-    assert len(set(read) & seen) >= 0.8 * len(seen)  # the current models read 76.5% on held-out photos
+    assert len(set(read) & seen) >= 0.9 * len(seen)  # the reader reads 96.4% on the dev photos (seed 9660)
 
 
-def test_the_rows_sample_is_read_without_a_card_outside_the_pile():
+def test_the_rows_sample_is_read_whole_and_a_card_outside_the_pile_is_flagged_by_name():
     # the last sample: 28 cards in overlapping rows, only the top-left corners showing (models/README.md
-    # has how often the current models read such a spread wholly right)
+    # has how often the reader reads such a spread wholly right); every card that shows is read, and
+    # a card read that is not in the pile (a misread) is named in the flags as read under SURE
     truth = _truth(SAMPLES[-1])
-    cards, _ = read_cards(read_photo(SAMPLES[-1]))
+    cards, reading = read_cards(read_photo(SAMPLES[-1]))
     read = {c.id for c in cards}
-    assert not read - set(truth["board"]["cards"])
-    assert len(read & set(truth["board"]["seen"])) >= 0.9 * len(truth["board"]["seen"])
+    assert set(truth["board"]["seen"]) <= read
+    outside = read - set(truth["board"]["cards"])
+    assert len(outside) <= 1
+    for c in reading.cards:
+        if c.card.id in outside:
+            assert c.confidence < SURE and any(f.startswith(f"{c.card.id}: read at") for f in reading.flags)
 
 
 def test_a_photo_with_no_cards_says_so(tmp_path):
@@ -134,7 +139,8 @@ def test_score_a_photo_counts_the_sides_cards_in_thirds_and_draws_them(tmp_path,
     assert report["board"] == read and report["cards_read"] == len(read)
     assert report["thirds"] == thirds_of(card(c) for c in read) == sum(c["thirds"] for c in report["cards"])
     assert report["points"] == report["thirds"] // 3
-    assert set(read) <= set(_truth(photo)["board"]["cards"])
+    for outside in set(read) - set(_truth(photo)["board"]["cards"]):  # a misread is flagged by name
+        assert any(f.startswith(f"{outside}: ") for f in report["flags"])
     assert report["status"] == ("check" if report["flags"] else "ok")
     assert report["source"].endswith(photo.name) and report["timing_ms"]["total"] > 0
     drawn = cv2.imread(str(picture))

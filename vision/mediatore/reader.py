@@ -11,9 +11,11 @@ bottom-right, a card's diagonal apart and parallel) that read the same card are 
 corners elsewhere that read the same card are a duplicate, kept once and flagged (one of them is a
 misread). A corner the model reads as "none" (not a corner, or too covered to read) is dropped: a
 card whose corners are hidden is not seen, never guessed, and so is a corner whose likeliest card
-is under READ_MIN (flagged). Each corner is cut along the axis the locator found and across it,
-each crop read as it is and turned half round (a corner box's axis has no way up), averaged, the
-surer of the two kept.
+is under READ_MIN (flagged). Each corner's axis is first turned onto the straight edges round it
+(``refine``: the locator's is rough); it is cut along that axis and across it, each crop read as it
+is and turned half round (a corner box's axis has no way up), averaged, the surer of the two kept.
+A corner not read surely (under SURE) is read once more at the long side of the surely read
+corners near it (the locator's size is rough, the cards of a photo one size), the surer kept.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from scoring.mediatore import DECK, Card
 from vision.errors import PhotoError
 from vision.mediatore.crops import PAIR_DISTANCE, Spot, crop_corner
 from vision.mediatore.locate import Corner, LocatorModel, locate_corners
+from vision.mediatore.refine import local_long, refine_axes
 from vision.onnx_model import OnnxModel, load_model, models_dir
 from vision.photo_io import Photo, decode_photo, read_photo
 from vision.snorkeling.crops import half_turn_average, spot_crops
@@ -36,12 +39,13 @@ from vision.snorkeling.crops import half_turn_average, spot_crops
 CORNER_MODEL = "mediatore-corners.onnx"
 SURE = 0.9  # a card read below this probability is flagged
 NOT_A_CORNER = 0.5  # a corner read "none" with this probability is dropped
-READ_MIN = 0.5  # a corner whose likeliest card is below this is not read (counted unreadable, never guessed)
+READ_MIN = 0.6  # a corner whose likeliest card is below this is not read (counted unreadable, never guessed)
 SAME_SPOT = 0.5  # two corners closer than this (box long sides) are one corner found twice
 PAIR_TOLERANCE = 0.3  # a card's two corners lie PAIR_DISTANCE box long sides apart, to this share
 PAIR_TURN = 25.0  # ... and parallel, to this many degrees
 TRICK = 4
 LOOKS = ((1.0, 0.0), (1.0, 90.0))  # (size, turn) of each crop of a corner
+RESIZE_MIN = 0.05  # a corner is read again at its neighbours' size when that is this much different
 NO_CARDS = "no Mediatore cards found: no card corner whose index shows"
 
 
@@ -113,6 +117,46 @@ def _corner(model: OnnxModel, spot: Spot, rank: np.ndarray, suit: np.ndarray) ->
     return CornerRead(spot, best, float(p[order[0]]), DECK[order[1]], float(p[order[1]]), corner and not sure)
 
 
+def _read_looks(photo: Photo, model: OnnxModel, spots: list[Spot]) -> list[CornerRead]:
+    """Each spot read along its axis and across it (LOOKS) in one batch, the surer reading kept."""
+    if not spots:
+        return []
+    looks = [[replace(s, long=s.long * k, angle=s.angle + turn) for k, turn in LOOKS] for s in spots]
+    probs = _run(model, _crops(photo, [look for group in looks for look in group], model))
+    reads = []
+    for i, group in enumerate(looks):
+        j = i * len(LOOKS)
+        candidates = [
+            _corner(model, look, probs["rank"][j + k], probs["suit"][j + k]) for k, look in enumerate(group)
+        ]
+        reads.append(max(candidates, key=_sureness))
+    return reads
+
+
+def _sureness(r: CornerRead) -> tuple[bool, float]:
+    return (r.card is not None, r.confidence)
+
+
+def _read_corners(photo: Photo, model: OnnxModel, spots: list[Spot]) -> list[CornerRead]:
+    """Every corner found, read: its axis turned onto the edges round it (``refine``), read; a corner
+    not read surely is read again at the long side of the corners near it that were (a region's size
+    is rough, cards in a photo are one size), the surer of the two readings kept."""
+    reads = _read_looks(photo, model, refine_axes(photo, spots))
+    sure = [r.spot for r in reads if r.card is not None and r.confidence >= SURE]
+    spots_again, which = [], []
+    for i, r in enumerate(reads):
+        if r.card is not None and r.confidence >= SURE:
+            continue
+        long = local_long(r.spot, sure)
+        if long is not None and abs(long / r.spot.long - 1.0) > RESIZE_MIN:
+            spots_again.append(replace(r.spot, long=long))
+            which.append(i)
+    for i, r in zip(which, _read_looks(photo, model, spots_again), strict=True):
+        if _sureness(r) > _sureness(reads[i]):
+            reads[i] = r
+    return reads
+
+
 def _pair(a: Spot, b: Spot) -> bool:
     """Whether two corner boxes can be the two corners of one card."""
     long = (a.long + b.long) / 2
@@ -169,19 +213,8 @@ def read_cards(
     if not found.corners:
         raise PhotoError(NO_CARDS, kind="no_board")
     model = corners or load_corner_model()
-    spots = [c.spot for c in found.corners]
-    # a small region's axis and size are doubtful: each corner is read along its axis and across it,
-    # and a little smaller and larger, the surest reading kept
-    looks = [[replace(s, long=s.long * k, angle=s.angle + turn) for k, turn in LOOKS] for s in spots]
-    probs = _run(model, _crops(photo, [look for group in looks for look in group], model))
+    reads = _read_corners(photo, model, [c.spot for c in found.corners])
     t2 = time.perf_counter()
-    reads = []
-    for i, group in enumerate(looks):
-        j = i * len(LOOKS)
-        candidates = [
-            _corner(model, look, probs["rank"][j + k], probs["suit"][j + k]) for k, look in enumerate(group)
-        ]
-        reads.append(max(candidates, key=lambda r: (r.card is not None, r.confidence)))
     if not any(r.card for r in reads):
         raise PhotoError(NO_CARDS, kind="no_board")
     cards, flags = _cards(reads)
