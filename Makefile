@@ -142,12 +142,12 @@ eval-mediterraneo: $(STAMP)
 model-snorkeling: $(TRAIN_STAMP)
 	$(BIN)/python -m vision.training.train_snorkeling --out-dir $(MODELS) $(TRAIN_ARGS)
 
-# The Snorkeling figures of models/README.md: fresh 12 MP photos (seeds 9648 and 9649, never used in training or development).
+# The Snorkeling figures of models/README.md: fresh 12 MP photos (seeds 9652 and 9653, never used in training or development).
 eval-snorkeling: $(STAMP)
-	$(BIN)/scorecam synth snorkeling --n 150 --seed 9648 --out build/final-snork-9648 --jobs 2
-	$(BIN)/scorecam eval build/final-snork-9648 --out build/eval-snorkeling.json
-	$(BIN)/scorecam synth snorkeling --n 60 --seed 9649 --stress --out build/final-snork-9649 --jobs 2
-	$(BIN)/scorecam eval build/final-snork-9649 --out build/eval-snorkeling-stress.json
+	$(BIN)/scorecam synth snorkeling --n 150 --seed 9652 --out build/fresh-snork-9652 --jobs 2
+	$(BIN)/scorecam eval build/fresh-snork-9652 --out build/eval-snorkeling-9652.json
+	$(BIN)/scorecam synth snorkeling --n 60 --seed 9653 --stress --out build/fresh-snork-9653-stress --jobs 2
+	$(BIN)/scorecam eval build/fresh-snork-9653-stress --out build/eval-snorkeling-9653-stress.json
 
 # Train the Mediatore corner locator and corner model (seed 1 photos, one process, one torch thread).
 model-mediatore: $(TRAIN_STAMP)

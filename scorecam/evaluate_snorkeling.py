@@ -80,6 +80,7 @@ def _measure_photo(photo: Path, truth: dict[str, Any]) -> dict[str, Any]:
         "scored_right": scored_right,
         "flagged": bool(reading.flags),
         "flags": list(reading.flags),
+        "notes": list(getattr(reading, "notes", ())),
         "read": {str(m): str(c) for m, c in sorted(got.items())},
         "truth": {str(m): str(c) for m, c in sorted(tops.items())},
         **_mats_given(photo, board),

@@ -3,7 +3,9 @@
 (``--totals``), score, and draw the annotated picture.
 
 The report is the round's report plus ``source``, ``board`` (the round read: fix a card and score
-the JSON again), ``flags``, ``status`` and ``timing_ms`` (DESIGN.md, "Score reports").
+the JSON again), ``flags`` (doubts that may change a score: ``status`` "check"), ``status``, ``notes``
+(doubts that change no score: the central pile's top card) and ``timing_ms`` (DESIGN.md, "Score
+reports").
 """
 
 from __future__ import annotations
@@ -66,6 +68,7 @@ def score_round_photo_file(
         "flags": list(reading.flags),
         "checks": [],
         "status": reading.status,
+        "notes": list(getattr(reading, "notes", ())),
         "timing_ms": timing,
     }, reading
 
@@ -145,6 +148,8 @@ def annotate_round(image: np.ndarray, image_scale: float, reading: Any, report: 
         cv2.polylines(out, [_box(reading.centre_spot, scale)], True, WHITE, max(2, size // 6), cv2.LINE_AA)
         c = reading.centre
         text = f"centre: {c.card.value} {c.card.color}" if c else "centre"
+        if c and c.confidence < 0.9:  # a doubt noted (it scores nobody), never flagged
+            text += " (unsure: scores nobody)"
         labels.append(((int(reading.centre_spot.x * scale), int(reading.centre_spot.y * scale)), text, WHITE))
     missing = getattr(reading, "missing_at", None)
     if missing is not None and reading.piles:  # the gap round the table where a mat likely lies
@@ -175,6 +180,7 @@ def annotate_round(image: np.ndarray, image_scale: float, reading: Any, report: 
     text, colour = verdict_line(len(reading.flags))
     lines.append((text, colour))
     lines += [(f"{i + 1}. {flag}", ORANGE) for i, flag in enumerate(reading.flags[:8])]
+    lines += [(f"note: {note}", GREY) for note in getattr(reading, "notes", ())[:2]]
     lines.append(("boxes: green a pile read surely, yellow its Beach ended the round, orange to check", GREY))
     if missing is not None:
         lines.append(("orange circle: the gap round the table where a mat likely lies unseen", GREY))

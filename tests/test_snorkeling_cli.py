@@ -169,3 +169,25 @@ def test_names_on_the_board_win_over_players(tmp_path, capsys):
     path = write(tmp_path / "r.json", board)
     code, out, _ = run(capsys, "score", path, "--players", "1=Anna", "2=Ben", "--json")
     assert code == 0 and [p["name"] for p in json.loads(out)["players"]] == ["Zoe", "Ben"]
+
+
+def test_a_photo_s_notes_are_printed_as_notes_and_never_make_it_check(root, capsys):
+    # the samples' central piles: doubts about their top cards are notes, printed after the flags
+    from vision.photo_io import read_photo
+    from vision.snorkeling import read_round
+
+    noted = 0
+    for photo in sorted((root / "samples" / "snorkeling").glob("*.jpg")):
+        _, reading = read_round(read_photo(photo))
+        code, out, err = run(capsys, "score", photo, "--game", "snorkeling", "--json")
+        assert code == 0, err
+        report = json.loads(out)
+        assert report["notes"] == list(reading.notes)
+        assert report["flags"] == list(reading.flags)
+        assert report["status"] == ("check" if reading.flags else "ok")
+        code, text, _ = run(capsys, "score", photo, "--game", "snorkeling")
+        assert [line[len("note: ") :] for line in text.splitlines() if line.startswith("note: ")] == report[
+            "notes"
+        ]
+        noted += bool(report["notes"])
+    assert noted >= 1  # at least one sample's central pile is in doubt

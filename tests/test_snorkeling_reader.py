@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -20,7 +21,7 @@ from vision.photo_io import read_photo
 from vision.snorkeling import read_round
 from vision.snorkeling.candidates import Candidate, candidates, choose, near_the_others
 from vision.snorkeling.crops import Spot, crop_square, spot_of
-from vision.snorkeling.reader import DECK_CARDS, NO_TABLE
+from vision.snorkeling.reader import DECK_CARDS, NO_TABLE, RoundReading, centre_reading, load_card_model
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = sorted((ROOT / "samples" / "snorkeling").glob("*.jpg"))
@@ -120,6 +121,50 @@ def test_the_reader_gives_the_truths_round_on_the_first_sample_and_a_third_of_th
     assert sum(results) >= len(SAMPLES) // 3
 
 
+def _probs(model, head: str, weights: dict[str, float]) -> np.ndarray:
+    """A head's probabilities: ``weights`` by label, the rest shared out evenly and small."""
+    labels = model.heads[head]
+    p = np.array([weights.get(label, 0.0) for label in labels])
+    rest = [i for i, label in enumerate(labels) if label not in weights]
+    p[rest] = (1.0 - p.sum()) / max(len(rest), 1)
+    return p
+
+
+def test_a_doubt_on_the_central_pile_is_a_note_and_never_makes_the_round_check():
+    model = load_card_model()
+    red = _probs(model, "color", {"red": 0.97})
+    # a 2 or a 3, half and half: the central pile's card is in doubt, noted with both readings
+    centre, notes = centre_reading(model, _probs(model, "value", {"2": 0.49, "3": 0.49}), red)
+    assert centre is not None and centre.card.color == "red" and centre.card.value in (2, 3)
+    assert centre.confidence < 0.9
+    assert len(notes) == 1 and notes[0].startswith("Central pile: top card read as a ")
+    assert "scores nobody" in notes[0]
+    # read surely: no note
+    sure, quiet = centre_reading(model, _probs(model, "value", {"3": 0.99}), red)
+    assert sure.card.value == 3 and sure.card.color == "red" and quiet == []
+    # not found: a note too, no card
+    assert centre_reading(model, None, None) == (None, ["Central pile not found (it scores nobody)"])
+    # the Lanternfish never lies in the centre: the likeliest card that can
+    fish, _ = centre_reading(
+        model,
+        _probs(model, "value", {"5": 0.9, "4": 0.08}),
+        _probs(model, "color", {"none": 0.9, "blue": 0.08}),
+    )
+    assert not fish.card.is_lanternfish
+    # notes alone leave the round "ok"; any flag makes it "check"
+    reading = RoundReading((), centre, None, (), 1.0, {}, notes=tuple(notes))
+    assert reading.status == "ok"
+    assert replace(reading, flags=("Mat 2: is this mat 2? (40%)",)).status == "check"
+
+
+@pytest.mark.parametrize("photo", SAMPLES[:3], ids=[p.stem for p in SAMPLES[:3]])
+def test_the_central_pile_is_never_a_flag_on_the_samples(photo):
+    _, reading = read_round(read_photo(photo))
+    assert not any("entral pile" in flag for flag in reading.flags), reading.flags
+    assert all("scores nobody" in note for note in reading.notes)
+    assert reading.status == ("check" if reading.flags else "ok")
+
+
 def _table_without_mats(path: Path) -> Path:
     rng = np.random.default_rng(5)
     image = np.full((900, 1200, 3), (60, 110, 160), np.uint8)  # a wooden brown
@@ -160,6 +205,10 @@ def test_score_a_photo_names_the_divers_and_starts_the_running_game(tmp_path, ca
         f"Player{d.mat}": d.top.value for d in truth.divers
     }
     assert report["status"] in ("ok", "check") and report["source"].endswith(photo.name)
+    # flags (what may change a score) decide the status; the central pile's doubts are notes
+    assert report["status"] == ("check" if report["flags"] else "ok")
+    assert isinstance(report["notes"], list)
+    assert not any("entral pile" in flag for flag in report["flags"])
     assert report["round_over"] is True  # the simulator's rounds end on a Beach
     assert json.loads(game.read_text())["rounds"] == [
         {p["name"]: p["points"]["top"] for p in report["players"]}

@@ -22,8 +22,11 @@ MOST_MATS = 6  # the game's six diver mats
 # before the round is flagged. On the dev photos (seeds 9642-9645, 220) the rounds read right reached
 # 0.67 at most (two mats, the central pile off the middle), the two that missed a mat with no other
 # flag 1.43 and 3.07; a table seen at a slant shrinks some gaps: 5 of the 36 rounds that missed a mat
-# stay under 0.75 (every one of them flagged for something else)
-GAP_SHARE = 0.75
+# stay under 0.75 (every one of them flagged for something else). Since the central pile's doubts
+# are notes, not flags, the gap is the only flag of more rounds that missed a mat: one dev round
+# (a Lanternfish pile read as no mat) reached 0.73 and was left with no flag at 0.75; the 107 right
+# rounds of the current reader with 2-5 mats read reach 0.67 at most, so 0.7
+GAP_SHARE = 0.7
 ILL_POSED = 1e3  # the mats' axes meet nowhere sure (two mats in a line): no middle from them
 # a spot this many times farther from the middle than the other mats (their median) lies off the
 # ring of mats: a card or a box at the table's edge, a pencil, a hand. On the dev photos (seeds

@@ -28,6 +28,8 @@ CENTRE_MIN = 0.5  # the same for the central pile's top card
 MIN_AREA = 12  # map px: a smaller region is noise (a mat at the smallest size the simulator draws spans ~60)
 SMALL_MAT = 26.0  # input px: mats whose long side is under this are searched again at twice the size
 ZOOM_LONG_MAX = 1280  # the second search's picture, long side at most (px)
+JOIN = 0.7  # of a mat's length: the gap closed between pieces of one mat's region (``_joined``)
+JOIN_LONGEST = 1.6  # mats: a joined region longer than this is two mats or more, not one in pieces
 
 
 def mats_long(regions: Sequence[Region]) -> float:
@@ -63,6 +65,7 @@ class Region:
     area: int
     at_edge: bool
     weak: bool = False  # only above WEAK_MIN: read by the card model, not counted in the mats' size
+    joined: bool = False  # pieces of one region joined (``_joined``): weak too, but looked at closer
 
 
 @dataclass(frozen=True)
@@ -107,6 +110,37 @@ def _regions(heat: np.ndarray, to_view: float, offset: float, threshold: float |
     return out
 
 
+def _joined(heat: np.ndarray, regions: list[Region], to_view: float, offset: float) -> list[Region]:
+    """The regions a mat with a dark card on it leaves in pieces, joined: the net lights the mat
+    round the Lanternfish but not the card itself, so the mat comes out as two strips or a ring on
+    either side of it (seen on dev photos in hard shadow). The map's mats above ``REGION_MIN`` closed
+    over ``JOIN`` of a mat's length (the large regions' size): each closed region that joins two
+    regions or more, no longer than ``JOIN_LONGEST`` mats, is one more region, weak (the card model
+    tells whether it is a mat)."""
+    strong = [r for r in regions if not r.weak]
+    if len(strong) < 2:
+        return []
+    mat = mats_long(strong) / to_view  # map px
+    size = max(3, int(round(JOIN * mat)) | 1)
+    mask = (heat > REGION_MIN).astype(np.uint8)
+    closed = cv2.morphologyEx(
+        mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    )
+    out = []
+    for r in _regions(np.where(closed > 0, np.maximum(heat, REGION_MIN + 1e-3), 0.0), to_view, offset):
+        if r.spot.long > JOIN_LONGEST * mat * to_view:
+            continue
+        # the pieces inside it: those whose centres it holds, of the regions found
+        inside = [
+            q
+            for q in strong
+            if abs(q.spot.x - r.spot.x) < r.spot.long / 2 and abs(q.spot.y - r.spot.y) < r.spot.long / 2
+        ]
+        if len(inside) >= 2:
+            out.append(replace(r, weak=True, joined=True, score=max(q.score for q in inside)))
+    return out
+
+
 def _search(model: LocatorModel, image: np.ndarray, long_side: int) -> Found:
     h, w = image.shape[:2]
     f = long_side / max(h, w)
@@ -125,6 +159,7 @@ def _search(model: LocatorModel, image: np.ndarray, long_side: int) -> Found:
     # hold no pixel above REGION_MIN; the card model tells whether they are mats
     weak = [r for r in _regions(heat, to_view, shift, WEAK_MIN) if r.score < REGION_MIN]
     mats += [replace(r, weak=True) for r in weak]
+    mats += _joined(heat, mats, to_view, shift)
     centres = _regions(maps[names.index("centre")], to_view, shift, CENTRE_MIN)
     centre = max(centres, key=lambda r: r.score * r.area, default=None)
     return Found(tuple(mats), centre, max(size))

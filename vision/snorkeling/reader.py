@@ -4,6 +4,7 @@ and the top card of the pile on it, and the central pile's top card, with the ca
     board, reading = read_round(photo)      # a Photo, a path, or a BGR image
     board.divers                            # Diver(mat, top card), one per mat found, by mat number
     reading.flags                           # doubtful readings in words; reading.status "ok" or "check"
+    reading.notes                           # doubts that change no score (the central pile's card)
 
 Constrained by the deck: a card read is one of the kit's (a value 0-4 in one of the five colours, or
 the Lanternfish), and a mat one of the six. Each crop is read as it is and turned half round (a card
@@ -19,17 +20,17 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Collection
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from scoring.snorkeling import BEACH, COLORS, LANTERNFISH_CARD, VALUES, Card, Diver, RoundBoard
+from scoring.snorkeling import BEACH, COLORS, LANTERNFISH_CARD, VALUES, Card, Diver, RoundBoard, deck
 from vision.errors import PhotoError
 from vision.onnx_model import OnnxModel, load_model, models_dir
 from vision.photo_io import Photo, decode_photo, read_photo
-from vision.snorkeling.candidates import MIN_APART, Candidate, candidates, choose, near_the_others
+from vision.snorkeling.candidates import MIN_APART, Candidate, candidates, choose, edge_axis, near_the_others
 from vision.snorkeling.crops import CARD_PER_MAT, Spot, crop_square, half_turn_average, spot_crops
 from vision.snorkeling.layout import layout_gap, off_the_ring, table_middle
 from vision.snorkeling.locate import Found, LocatorModel, locate_table, mats_long
@@ -37,9 +38,10 @@ from vision.snorkeling.locate import Found, LocatorModel, locate_table, mats_lon
 CARD_MODEL = "snorkeling-cards.onnx"
 # a reading below these probabilities is flagged (chosen on dev photos: as few right rounds flagged
 # as can be without more wrong ones left unflagged)
-SURE = 0.9  # the central pile's top card
+SURE = 0.9  # the central pile's top card (a note: it scores nobody)
 SURE_MAT = 0.8  # a mat's number
 SURE_CARD = 0.8  # a pile's top card
+BEACH_LEAST = 0.05  # a pile read as a Beach this likely may be the round's one Beach (``deck_rules``)
 CENTRE_OFF_MAT = 0.45  # the central pile lies at least this far (in mat lengths) from every mat's centre
 NOT_A_MAT = 0.5  # a region the card model reads as "not a mat" with this probability is dropped
 OTHER_SPOT_SURE = 0.5  # a mat read off a region's own centre and axis (or on a weak one) needs this
@@ -56,6 +58,22 @@ AROUND_SPOTS = tuple(  # (along, across: in the region's long sides; turn: degre
     for along, across in ((0.0, 0.0), (-1 / 6, 0.0), (1 / 6, 0.0), (0.0, -1 / 6), (0.0, 1 / 6))
     for turn in (-20.0, 0.0, 20.0)
 )
+# the closer look on the axis of the straight edges round a region (``candidates.edge_axis``)
+AXIS_RADIUS = 0.4  # mat lengths: the window the edges are taken from
+AXIS_OFF = 10.0  # degrees: looked along where the edges' axis lies this far off the outline's
+AXIS_STEP = 0.15  # the grid's step, in the spot's long sides
+AXIS_SPOTS = tuple(  # (along, across), in the spot's long sides
+    (k * AXIS_STEP, j * AXIS_STEP) for k in (-2, -1, 0, 1, 2) for j in (-1, 0, 1)
+)
+AXIS_FIRST = tuple((k * AXIS_STEP, 0.0) for k in (-1, 0, 1))  # read first, on both axes
+AXIS_MORE = 0.2  # where one of those reads as a mat this surely, the rest of the grid on its axis
+AXIS_NEIGHBOURS = 2  # grid neighbours of the surest spot that must read as a mat too
+AXIS_NUMBER = 0.8  # and the surest spot's mat number, given a mat (junk reads as a mat of no number)
+MIDDLE_SHARE = 0.5  # a region this near the middle of the ring of mats (of its radius) is the centre's
+# a region the locator is sure of (``AROUND_SCORE``) that reads as no mat at every look is flagged
+# (``_unread_regions``) where it is a mat's size and lies on the ring of the piles
+UNREAD_LONG = (0.6, 1.6)  # its long side, of the mats' size
+UNREAD_RING = 1.5  # no farther from the middle than this times the ring of piles' radius
 NAMED_ELSEWHERE = 0.95  # a mat numbered among those named that reads this surely as another is flagged
 UNLIKELY_NUMBER = 0.05  # a region left only a mat number this unlikely (its own taken) is left out
 DECK_CARDS = tuple(Card(v, c) for v in VALUES for c in COLORS) + (LANTERNFISH_CARD,)
@@ -77,6 +95,7 @@ class PileReading:
     top: CardReading
     spot: Spot  # the mat in the photo's reduced view (px)
     at_edge: bool
+    deck: tuple[float, ...] = field(default=(), compare=False)  # P of each card of DECK_CARDS on top
 
 
 @dataclass(frozen=True)
@@ -88,9 +107,14 @@ class RoundReading:
     view_scale: float  # full-size px per px of the reduced view the spots are in
     timing_ms: dict[str, float]
     missing_at: tuple[float, float] | None = None  # where a mat not found likely lies (view px)
+    # doubts that change no diver's points (the central pile's top card, or the pile not found): said,
+    # never a reason to check the round
+    notes: tuple[str, ...] = ()
 
     @property
     def status(self) -> str:
+        """Whether to check the round: "check" when a flag (a doubt that may change a score) is
+        raised; notes never make it "check"."""
         return "check" if self.flags else "ok"
 
 
@@ -142,15 +166,65 @@ def _read_spots(
     return out
 
 
-def _card(model: OnnxModel, value: np.ndarray, color: np.ndarray) -> CardReading:
-    """The likeliest card of the deck (value and colour read apart, multiplied, renormalised)."""
+def _deck_probs(model: OnnxModel, value: np.ndarray, color: np.ndarray) -> np.ndarray:
+    """The probability of each card of the deck (``DECK_CARDS``): value and colour read apart,
+    multiplied, renormalised."""
     values, colors = model.heads["value"], model.heads["color"]
     p = np.array(
         [value[values.index(str(c.value))] * color[colors.index(c.color or "none")] for c in DECK_CARDS]
     )
-    p = p / max(float(p.sum()), 1e-12)
-    order = np.argsort(p)[::-1]
-    return CardReading(DECK_CARDS[order[0]], float(p[order[0]]), DECK_CARDS[order[1]], float(p[order[1]]))
+    return p / max(float(p.sum()), 1e-12)
+
+
+def _reading(p: np.ndarray, card: int | None = None) -> CardReading:
+    """The card ``card`` of the deck (the likeliest where none is given) and the likeliest other."""
+    order = [int(k) for k in np.argsort(p)[::-1]]
+    first = order[0] if card is None else card
+    second = next(k for k in order if k != first)
+    return CardReading(DECK_CARDS[first], float(p[first]), DECK_CARDS[second], float(p[second]))
+
+
+def _card(model: OnnxModel, value: np.ndarray, color: np.ndarray) -> CardReading:
+    """The likeliest card of the deck (value and colour read apart, multiplied, renormalised)."""
+    return _reading(_deck_probs(model, value, color))
+
+
+def deck_rules(p: np.ndarray, one_beach: bool = True) -> list[int]:
+    """The top cards of the piles (rows of ``p``: each pile's probability of each card of
+    ``DECK_CARDS``) as the deck and the rules allow them, the likeliest such set: no card shows on
+    more piles than the deck has copies of it, and with ``one_beach`` exactly one pile shows a Beach
+    (a round ends the moment one lands on a pile), where one reads as a Beach at ``BEACH_LEAST`` at
+    least (else none is made one: the Beach may lie on a mat not found). Each pile's likeliest card
+    where those hold already."""
+    n = len(p)
+    cards = [int(k) for k in np.argmax(p, 1)]
+    if not n:
+        return cards
+    beach = np.array([c.value == BEACH for c in DECK_CARDS])
+    logp = np.log(np.maximum(p, 1e-12))
+    if one_beach and sum(bool(beach[k]) for k in cards) != 1:
+        options = []
+        for j in range(n):
+            if p[j, beach].sum() < BEACH_LEAST:
+                continue
+            pick = [int(np.argmax(np.where(beach == (i == j), logp[i], -np.inf))) for i in range(n)]
+            options.append((float(sum(logp[i, k] for i, k in enumerate(pick))), pick))
+        if options:
+            cards = max(options, key=lambda o: o[0])[1]
+    copies = {**deck(), LANTERNFISH_CARD: 6}  # six divers, a Lanternfish each
+    for _ in range(n):
+        counts: dict[int, list[int]] = {}
+        for i, k in enumerate(cards):
+            counts.setdefault(k, []).append(i)
+        over = [(k, rows) for k, rows in counts.items() if len(rows) > copies[DECK_CARDS[k]]]
+        if not over:
+            break
+        k, rows = over[0]
+        i = min(rows, key=lambda r: p[r, k])  # the least sure of them takes its next card
+        full = {c for c, r in counts.items() if len(r) >= copies[DECK_CARDS[c]]}
+        allowed = [c for c in range(len(DECK_CARDS)) if c not in full and bool(beach[c]) == bool(beach[k])]
+        cards[i] = max(allowed, key=lambda c: p[i, c])
+    return cards
 
 
 def _words(card: Card) -> str:
@@ -245,18 +319,18 @@ def read_round(
     gap = layout_gap([(p.mat, p.spot) for p in piles], None if where is None else spots[where])
     if gap:
         flags.append(gap.text)
-    centre = None
-    if where is not None:
-        centre = _card(model, probs["value"][where], probs["color"][where])
-        if centre.card.is_lanternfish:  # never in the centre: take the likeliest card that can be
-            centre = CardReading(centre.second, centre.second_confidence, centre.card, centre.confidence)
-        if centre.confidence < SURE:
-            flags.append(
-                f"Central pile: top card read as {_words(centre.card)} ({centre.confidence:.0%}), "
-                f"perhaps {_words(centre.second)} ({centre.second_confidence:.0%})"
-            )
-    else:
-        flags.append("Central pile not found (it does not change the score)")
+    centre, notes = centre_reading(
+        model,
+        None if where is None else probs["value"][where],
+        None if where is None else probs["color"][where],
+        [p.top.card for p in piles],
+    )
+    unread = _unread_regions(found, piles, None if where is None else spots[where], mat_long)
+    if unread:
+        flags.append(
+            f"{unread} {'region' if unread == 1 else 'regions'} of the table that look like a mat read as no "
+            "mat at every look: check for a mat not found (a pile of the Lanternfish alone, in shadow)"
+        )
     flags = [f"{n[:1].upper()}{n[1:]}: check every card" for n in photo.notes] + flags
     board = RoundBoard(tuple(Diver(p.mat, p.top.card) for p in piles), centre.card if centre else None)
     reading = RoundReading(
@@ -267,8 +341,32 @@ def read_round(
         view_scale=photo.scale,
         timing_ms={"locate": (t1 - t0) * 1000, "cards": (t2 - t1) * 1000},
         missing_at=gap.where if gap else None,
+        notes=tuple(notes),
     )
     return board, reading
+
+
+def centre_reading(
+    model: OnnxModel, value: np.ndarray | None, color: np.ndarray | None, shown: Collection[Card] = ()
+) -> tuple[CardReading | None, list[str]]:
+    """The central pile's top card from its value and colour probabilities (``None``: the pile not
+    found) and the notes it gives; never the Lanternfish (each lies in front of its diver), nor a
+    card whose every copy is on the piles (``shown``: their top cards). It scores nobody, so a doubt
+    about it is a note, never a flag (a flag says "check": something that may change a diver's points)."""
+    if value is None or color is None:
+        return None, ["Central pile not found (it scores nobody)"]
+    p = _deck_probs(model, value, color)
+    full = deck()
+    for k, card in enumerate(DECK_CARDS):
+        if card.is_lanternfish or sum(1 for c in shown if c == card) >= full[card]:
+            p[k] = 0.0
+    centre = _reading(p / max(float(p.sum()), 1e-12))
+    if centre.confidence >= SURE:
+        return centre, []
+    return centre, [
+        f"Central pile: top card read as {_words(centre.card)} ({centre.confidence:.0%}), "
+        f"perhaps {_words(centre.second)} ({centre.second_confidence:.0%}); it scores nobody"
+    ]
 
 
 def _look_around(
@@ -285,13 +383,21 @@ def _look_around(
     axis and turned 20 degrees either way (a region's outline moves its centre and turns its axis: a
     mat in a colour like the table's, a hand touching it), and a region where most of those spots
     read as a mat (``AROUND_AGREE``) and one surely (``AROUND_SURE``) gets that spot as a candidate.
-    At most ``AROUND_REGIONS`` regions, the largest first."""
+    Where the straight edges round the region lie on another axis than its outline (``edge_axis``:
+    a hand of cards or the central pile touching the mat turns the outline by up to 45 degrees, and
+    the card model reads a mat turned 30 degrees off as none), it is read on that axis and across it
+    too, at spots moved up to 0.3 of a mat along and 0.15 across (``AXIS_SPOTS``: first 3 along the
+    middle of each, then the rest on the one where those read at all as a mat), and a spot that
+    reads surely as a mat with ``AXIS_NEIGHBOURS`` of its neighbours on the grid reading as one is a
+    candidate. At most ``AROUND_REGIONS`` regions, the largest first."""
     mats = [c.spot for c, p in zip(looks, sure, strict=True) if p >= 1.0 - NOT_A_MAT]
     todo = []
     for i, region in enumerate(found.mats):
         rows = [k for k, c in enumerate(looks) if c.region == i]
         s = region.spot
-        if region.weak or region.score < AROUND_SCORE or not rows or max(sure[rows]) >= 1.0 - NOT_A_MAT:
+        if (region.weak and not region.joined) or region.score < AROUND_SCORE:
+            continue
+        if not rows or max(sure[rows]) >= 1.0 - NOT_A_MAT:
             continue
         if any(math.hypot(s.x - m.x, s.y - m.y) < MIN_APART * mat_long for m in mats):
             continue
@@ -299,29 +405,131 @@ def _look_around(
     todo = sorted(todo, key=lambda t: -t[0])[:AROUND_REGIONS]
     if not todo:
         return [], {}
-    grid = []
+    # each spot: its region, the spot, and how it was laid (outline or edges, turn, along, across)
+    grid: list[tuple[int, Spot, tuple[str, float, float, float]]] = []
     for _, i, s in todo:
-        a = math.radians(s.angle)
         for along, across, turn in AROUND_SPOTS:
-            x = s.x + (along * math.cos(a) - across * math.sin(a)) * s.long
-            y = s.y + (along * math.sin(a) + across * math.cos(a)) * s.long
-            grid.append((i, Spot(x, y, s.long, s.angle + turn)))
-    got = _run(model, _crops(photo, [g for _, g in grid], model, mat_long))
+            grid.append((i, _moved(s, along, across, s.angle + turn), ("outline", turn, along, across)))
+        axis = edge_axis(photo.image, s.x, s.y, AXIS_RADIUS * mat_long)
+        # not in the middle of the ring of mats read: the central pile's messy cards read as a mat on
+        # the edges' axis (the locator's own central pile is no guide: it takes a dark mat for it)
+        if not _in_the_middle(s, mats) and abs((axis - s.angle + 45.0) % 90.0 - 45.0) > AXIS_OFF:
+            for turn in (axis, axis + 90.0):
+                for along, across in AXIS_FIRST:
+                    on_edges = replace(s, angle=turn)
+                    grid.append((i, _moved(on_edges, along, across, turn), ("edges", turn, along, across)))
+    got = _run(model, _crops(photo, [g for _, g, _ in grid], model, mat_long))
     none = model.heads["mat"].index("none")
+    # the rest of the edges' grid, on the axis (or across it) where a first spot reads at all as a
+    # mat (``AXIS_MORE``): most regions are a hand or junk, read as none at once (a spot costs 2 ms)
+    rest = []
+    for _, i, s in todo:
+        first = [k for k, (r, _, how) in enumerate(grid) if r == i and how[0] == "edges"]
+        if not first:
+            continue
+        best = max(first, key=lambda k: 1.0 - got["mat"][k, none])
+        if 1.0 - got["mat"][best, none] < AXIS_MORE:
+            continue
+        turn = grid[best][2][1]
+        on_edges = replace(s, angle=turn)
+        for along, across in AXIS_SPOTS:
+            if (along, across) not in AXIS_FIRST:
+                rest.append((i, _moved(on_edges, along, across, turn), ("edges", turn, along, across)))
+    if rest:
+        more = _run(model, _crops(photo, [g for _, g, _ in rest], model, mat_long))
+        got = {name: np.concatenate([p, more[name]]) for name, p in got.items()}
+        grid += rest
     mat = 1.0 - got["mat"][:, none]
+    numbers = got["mat"] / np.maximum(mat, 1e-9)[:, None]  # which mat, given a mat
+    numbers[:, none] = 0.0
     keep: list[int] = []
     for _, i, _ in todo:
-        rows = [k for k, (r, _) in enumerate(grid) if r == i]
-        best = max(rows, key=lambda k: mat[k])
-        # the spots turned as the surest one: a mat reads as one a little off its centre, not turned
-        alike = [k for k in rows if grid[k][1].angle == grid[best][1].angle]
-        agree = int(np.sum(mat[alike] >= 1.0 - NOT_A_MAT))
-        if mat[best] >= AROUND_SURE and agree >= AROUND_AGREE * len(alike):
+        best = _around_best(mat, numbers.max(1), [(k, how) for k, (r, _, how) in enumerate(grid) if r == i])
+        if best is not None:
             keep.append(best)
     return (
         [Candidate(grid[k][1], grid[k][0], False, False) for k in keep],
         {name: p[keep] for name, p in got.items()},
     )
+
+
+def _unread_regions(found: Found, piles: list[PileReading], centre: Spot | None, mat_long: float) -> int:
+    """How many regions the locator is sure are mats (``AROUND_SCORE``), a mat's size, lie off every
+    pile read and the central pile, on the ring of the piles (not in its middle, nor farther than
+    ``UNREAD_RING`` times its radius): a mat the card model read as none at every look (a
+    Lanternfish pile alone on its mat is the commonest), which leaves nothing else to doubt."""
+    mats = [p.spot for p in piles]
+    if len(mats) < 2:
+        return 0
+    taken = mats + ([centre] if centre is not None else [])
+    mx, my = float(np.mean([m.x for m in mats])), float(np.mean([m.y for m in mats]))
+    ring = float(np.median([math.hypot(m.x - mx, m.y - my) for m in mats]))
+    count = 0
+    for region in found.mats:
+        s = region.spot
+        if (region.weak and not region.joined) or region.score < AROUND_SCORE:
+            continue
+        if not UNREAD_LONG[0] * mat_long <= s.long <= UNREAD_LONG[1] * mat_long:
+            continue
+        if any(math.hypot(s.x - t.x, s.y - t.y) < MIN_APART * mat_long for t in taken):
+            continue
+        if _in_the_middle(s, mats) or math.hypot(s.x - mx, s.y - my) > UNREAD_RING * ring:
+            continue
+        count += 1
+    return count
+
+
+def _in_the_middle(s: Spot, mats: list[Spot]) -> bool:
+    """Whether ``s`` lies nearer the middle of ``mats`` (two or more) than ``MIDDLE_SHARE`` of their
+    median distance from it: where the central pile lies, not a mat."""
+    if len(mats) < 2:
+        return False
+    mx, my = float(np.mean([m.x for m in mats])), float(np.mean([m.y for m in mats]))
+    ring = float(np.median([math.hypot(m.x - mx, m.y - my) for m in mats]))
+    return math.hypot(s.x - mx, s.y - my) < MIDDLE_SHARE * ring
+
+
+def _moved(s: Spot, along: float, across: float, angle: float) -> Spot:
+    """``s`` moved ``along`` and ``across`` its own axis (in its long sides), turned to ``angle``."""
+    a = math.radians(s.angle)
+    x = s.x + (along * math.cos(a) - across * math.sin(a)) * s.long
+    y = s.y + (along * math.sin(a) + across * math.cos(a)) * s.long
+    return Spot(x, y, s.long, angle)
+
+
+def _around_best(
+    mat: np.ndarray, number: np.ndarray, rows: list[tuple[int, tuple[str, float, float, float]]]
+) -> int | None:
+    """Of one region's closer-look spots (``rows``: row of ``mat``, the probability of a mat, and how
+    the spot was laid), the one taken as a mat, if any: on the outline's axis the surest spot, when
+    it reads at ``AROUND_SURE`` and ``AROUND_AGREE`` of the spots turned as it at 0.5; on the edges'
+    axis the surest spot at ``AROUND_SURE`` with ``AXIS_NEIGHBOURS`` of its neighbours on the grid
+    (turned as it, a step along or across) at 0.5, and its mat number read at ``AXIS_NUMBER``
+    (``number``: the surest number of each row, given a mat; junk at the table's edge can read as a
+    mat of no number in particular). The surer of the two."""
+    taken = []
+    outline = [(k, how) for k, how in rows if how[0] == "outline"]
+    if outline:
+        best, how = max(outline, key=lambda r: mat[r[0]])
+        alike = [k for k, h in outline if h[1] == how[1]]
+        if mat[best] >= AROUND_SURE and np.sum(mat[alike] >= 1.0 - NOT_A_MAT) >= AROUND_AGREE * len(alike):
+            taken.append(best)
+    edges = [(k, how) for k, how in rows if how[0] == "edges"]
+    if edges:
+        best, how = max(edges, key=lambda r: mat[r[0]])
+        step = AXIS_STEP + 1e-6
+        near = [
+            k
+            for k, h in edges
+            if k != best and h[1] == how[1] and abs(h[2] - how[2]) <= step and abs(h[3] - how[3]) <= step
+        ]
+        if (
+            mat[best] >= AROUND_SURE
+            and number[best] >= AXIS_NUMBER
+            and np.sum(mat[near] >= 1.0 - NOT_A_MAT) >= AXIS_NEIGHBOURS
+        ):
+            taken.append(best)
+    return max(taken, key=lambda k: mat[k], default=None)
 
 
 def _second_look(
@@ -445,8 +653,8 @@ def _piles(
             # table or a hand in a mat's colours (or a mat seen twice), left out rather than numbered
             flags.append(f"A region read as mat {alone} left out: another is more surely mat {alone}")
             continue
-        top = _card(model, probs["value"][i], probs["color"][i])
-        piles.append(PileReading(mat, float(p[r, c]), top, spots[i], edges[i]))
+        cards = _deck_probs(model, probs["value"][i], probs["color"][i])
+        piles.append(PileReading(mat, float(p[r, c]), _reading(cards), spots[i], edges[i], tuple(cards)))
         if alone != mat:
             flags.append(f"Mat {mat}: read as mat {alone} too, which another mat is more surely")
         if allowed is not None:
@@ -458,6 +666,25 @@ def _piles(
         )
     elif len(keep) > len(rows):
         flags.append(f"{len(keep)} mats found, more than the six of the game: some are not mats")
+    if piles:
+        # the deck: no card more often than it has it; and a round ends on exactly one Beach, which
+        # picks the Beach among the piles only where the players named their mats (else a pile read
+        # where there is no mat, a hand or junk, is often read as a Beach: on the dev photos choosing
+        # among all the piles read turned 2 right piles wrong and no round right), and is flagged
+        ruled = deck_rules(np.array([q.deck for q in piles]), one_beach=allowed is not None)
+        for j, (pile, k) in enumerate(zip(list(piles), ruled, strict=True)):
+            if DECK_CARDS[k] != pile.top.card:
+                piles[j] = replace(pile, top=_reading(np.array(pile.deck), k))
+                flags.append(
+                    f"Mat {pile.mat}: top card taken as {_words(DECK_CARDS[k])}, not {_words(pile.top.card)} "
+                    "as read: a round ends on exactly one Beach, and the deck has 3 of each card"
+                )
+        beaches = [q.mat for q in piles if q.top.card.value == BEACH]
+        if len(beaches) > 1:
+            flags.append(
+                f"Beaches read on mats {', '.join(map(str, sorted(beaches)))}: a round ends on the first, "
+                "so one of them is read wrong or is no mat"
+            )
     for pile in sorted(piles, key=lambda q: q.mat):
         mat = pile.mat
         if pile.mat_confidence < SURE_MAT:
