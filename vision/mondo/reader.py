@@ -22,6 +22,7 @@ from vision.errors import PhotoError
 from vision.geometry import crop_quads, grid_cell_quads, median
 from vision.mondo.checks import Check, settle
 from vision.mondo.decode import CandidateTable, CellReading, candidate_table, decode_island
+from vision.mondo.foreshortened import foreshortened_islands
 from vision.mondo.heads import turn_crops, turned_head
 from vision.mondo.lattice import GRIDS
 from vision.mondo.locate import FoundIsland, locate_islands, outline_islands
@@ -300,7 +301,7 @@ def read_photo_island(
     start = time.perf_counter()
     located = locate_islands(image, grid=grid, finer=finer)
     locate_ms = (time.perf_counter() - start) * 1000
-    islands = list(located.islands)
+    islands = list(located.islands) or list(foreshortened_islands(image, grid=grid, finer=finer))
     if not islands:
         return PhotoReading(None, None, PhotoError("no island found in the photo", kind="no_board"), ())
 
@@ -352,6 +353,13 @@ def read_photo_island(
             small_reading, small_probs = read(window)
             if grid_rank(small_reading) > grid_rank(reading):
                 found, reading, probs = window, small_reading, small_probs
+    if len(reading.island.tiles) < MIN_TILES:
+        # no island where the locator put its grid: at a steep tilt, it may fit one in the photo
+        # stretched along its height
+        for alt in foreshortened_islands(image, grid=grid, finer=finer)[:3]:
+            alt_reading, alt_probs = read(alt)
+            if grid_rank(alt_reading) > grid_rank(reading):
+                found, reading, probs = alt, alt_reading, alt_probs
     refusal = None
     if found.cut and not whole_in_photo(image, found, reading, grid, model, finer):
         refusal = PhotoError(
