@@ -162,23 +162,23 @@ eval-mediatore: $(STAMP)
 	$(BIN)/scorecam synth mediatore --n 100 --seed 9655 --stress --out build/fresh-mediatore-9655-stress --jobs 2
 	$(BIN)/scorecam eval build/fresh-mediatore-9655-stress --out build/eval-mediatore-9655-stress.json
 
-# The figures of models/README.md: held-out 12 MP photos (seed 9013, never used in training or development;
+# The figures of models/README.md: held-out 12 MP photos (seed 9014, never used in training or development;
 # EVAL_MONDO_N=500 for the issue's count, 250 measured in the seventh 2026-12-01 session for the time the
 # simulator takes here). Read with each island's grid as its game states it (3x3, or 4x4 for two players),
 # then guessed.
 EVAL_MONDO_N ?= 250
 eval-mondo: $(STAMP)
-	$(BIN)/scorecam synth mondo --n $(EVAL_MONDO_N) --seed 9013 --out build/heldout-mondo-9013 --jobs 2
-	$(BIN)/scorecam eval build/heldout-mondo-9013 --out build/eval-mondo.json
-	$(BIN)/scorecam eval build/heldout-mondo-9013 --grid detected --out build/eval-mondo-detected.json
+	$(BIN)/scorecam synth mondo --n $(EVAL_MONDO_N) --seed 9014 --out build/heldout-mondo-9014 --jobs 2
+	$(BIN)/scorecam eval build/heldout-mondo-9014 --out build/eval-mondo.json
+	$(BIN)/scorecam eval build/heldout-mondo-9014 --grid detected --out build/eval-mondo-detected.json
 
-# The stress set: every condition from its hard end (seed 9509, never used in training or development;
+# The stress set: every condition from its hard end (seed 9510, never used in training or development;
 # EVAL_STRESS_N=500 for the issue's count); the figures per condition, wrong-and-unflagged beside exact.
 EVAL_STRESS_N ?= 150
 eval-stress: $(STAMP)
-	$(BIN)/scorecam synth mondo --n $(EVAL_STRESS_N) --seed 9509 --stress --out build/stress-mondo-9509 --jobs 2
-	$(BIN)/scorecam eval build/stress-mondo-9509 --out build/eval-stress.json
-	$(BIN)/scorecam eval build/stress-mondo-9509 --grid detected --out build/eval-stress-detected.json
+	$(BIN)/scorecam synth mondo --n $(EVAL_STRESS_N) --seed 9510 --stress --out build/stress-mondo-9510 --jobs 2
+	$(BIN)/scorecam eval build/stress-mondo-9510 --out build/eval-stress.json
+	$(BIN)/scorecam eval build/stress-mondo-9510 --grid detected --out build/eval-stress-detected.json
 
 # A table the reader never saw: both models trained without one whole table family (folded and
 # rippled tablecloths; build/models-unseen, not shipped), measured on photos of that family alone.
