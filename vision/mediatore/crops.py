@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.snorkeling.crops import Spot, crop_square, spot_of
+from vision.spots import Spot, crop_square, spot_of
 
 __all__ = ["BOX_SHRINK", "CORNER_SPAN", "Spot", "box_spot", "crop_corner", "crop_square", "spot_of"]
 

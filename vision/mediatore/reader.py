@@ -34,7 +34,7 @@ from vision.mediatore.locate import Corner, LocatorModel, locate_corners
 from vision.mediatore.refine import local_long, refine_axes
 from vision.onnx_model import OnnxModel, load_model, models_dir
 from vision.photo_io import Photo, decode_photo, read_photo
-from vision.snorkeling.crops import half_turn_average, spot_crops
+from vision.spots import half_turn_average, spot_crops
 
 CORNER_MODEL = "mediatore-corners.onnx"
 SURE = 0.9  # a card read below this probability is flagged

@@ -21,7 +21,7 @@ import numpy as np
 
 from vision.mediatore.crops import Spot, crop_corner
 from vision.photo_io import Photo
-from vision.snorkeling.crops import spot_crops
+from vision.spots import spot_crops
 
 AXIS_CROP = 64  # px: the square round a box whose gradients give its axis
 AXIS_SPAN = 1.5  # ... this many box long sides wide
@@ -59,7 +59,9 @@ def refine_axes(photo: Photo, spots: list[Spot]) -> list[Spot]:
     crops = spot_crops(fine, [s.scaled(g) for s in spots], crop_corner, AXIS_CROP, AXIS_SPAN, (0.7, 1.6))
     # the crop's x runs across the axis and its y along it: a mirror of the photo, so an edge turned
     # by +a in the crop is turned by -a in the photo
-    return [replace(s, angle=s.angle - float(a)) for s, a in zip(spots, _quarter_turn_offsets(crops), strict=True)]
+    return [
+        replace(s, angle=s.angle - float(a)) for s, a in zip(spots, _quarter_turn_offsets(crops), strict=True)
+    ]
 
 
 def local_long(spot: Spot, sure: list[Spot]) -> float | None:

@@ -1,5 +1,5 @@
-"""Where the Snorkeling reader looks: a mat's (or a card's) centre, long side and axis, and the
-upright square crop around it that the card model reads.
+"""Where the Snorkeling reader looks: a mat's (or a card's) centre, long side and axis (a
+`vision.spots.Spot`), and the upright square crop around it that the card model reads.
 
 The same functions cut the training crops (``vision.training.snorkeling_data``) and the reader's,
 so the model sees at run time exactly what it learnt from.
@@ -7,88 +7,19 @@ so the model sees at run time exactly what it learnt from.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable
-from dataclasses import dataclass
+from vision.spots import Spot, crop_square, half_turn_average, spot_crops, spot_of
 
-import cv2
-import numpy as np
+__all__ = [
+    "CARD_MM",
+    "CARD_PER_MAT",
+    "MAT_MM",
+    "Spot",
+    "crop_square",
+    "half_turn_average",
+    "spot_crops",
+    "spot_of",
+]
 
 MAT_MM = (90.0, 125.0)  # the kit's diver mat and card (vision/catalogs/snorkeling.json)
 CARD_MM = (59.0, 86.0)
 CARD_PER_MAT = CARD_MM[1] / MAT_MM[1]  # a card's long side over a mat's
-
-
-@dataclass(frozen=True)
-class Spot:
-    """A rectangle seen in a photo: centre (x, y) in px, long side in px, and the direction of its long
-    axis in degrees (image coordinates, y down; a spot and the same spot turned 180 degrees are one)."""
-
-    x: float
-    y: float
-    long: float
-    angle: float
-
-    def scaled(self, factor: float) -> Spot:
-        return Spot(self.x * factor, self.y * factor, self.long * factor, self.angle)
-
-
-def spot_of(points: np.ndarray) -> Spot:
-    """The smallest rotated rectangle around ``points`` (a quad's corners, a region's pixels)."""
-    (x, y), (w, h), angle = cv2.minAreaRect(np.asarray(points, np.float32).reshape(-1, 1, 2))
-    if w < h:  # OpenCV's angle is that of the side it calls width
-        angle += 90.0
-    return Spot(float(x), float(y), float(max(w, h)), float(angle))
-
-
-def crop_square(image: np.ndarray, spot: Spot, size: int, span: float) -> np.ndarray:
-    """The ``size`` x ``size`` crop around ``spot``, its long axis upright, ``span`` long sides wide."""
-    a = math.radians(spot.angle)
-    u = np.array([math.cos(a), math.sin(a)])  # the long axis: the crop's down
-    v = np.array([-math.sin(a), math.cos(a)])  # across it: the crop's right
-    k = span * spot.long / size  # image px per crop px
-    t = np.array([spot.x, spot.y]) - (size / 2 - 0.5) * k * (u + v)
-    inverse = np.array([[k * v[0], k * u[0], t[0]], [k * v[1], k * u[1], t[1]]], np.float64)
-    return cv2.warpAffine(
-        image,
-        inverse,
-        (size, size),
-        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-        borderMode=cv2.BORDER_REPLICATE,
-    )
-
-
-def spot_crops(
-    fine: np.ndarray,
-    spots: list[Spot],
-    crop: Callable[[np.ndarray, Spot, int, float], np.ndarray],
-    size: int,
-    span: float,
-    k_range: tuple[float, float],
-) -> np.ndarray:
-    """``crop`` of each spot (in px of ``fine``), cut from the region round it; a region with more than
-    ``k_range[1]`` px per crop px is first shrunk into the range (no aliasing in the warp)."""
-    k_lo, k_hi = k_range
-    crops = []
-    for s in spots:
-        half = int(span * s.long * 0.75) + 4
-        x0, y0 = max(0, int(s.x) - half), max(0, int(s.y) - half)
-        region = fine[y0 : max(y0 + 1, int(s.y) + half), x0 : max(x0 + 1, int(s.x) + half)]
-        local = Spot(s.x - x0, s.y - y0, s.long, s.angle)
-        k = span * s.long / size
-        if k > k_hi and region.size:
-            shrink = (k_lo + k_hi) / 2 / k
-            region = cv2.resize(region, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
-            local = local.scaled(shrink)
-        crops.append(crop(region, local, size, span))
-    return np.stack(crops) if crops else np.zeros((0, size, size, 3), np.uint8)
-
-
-def half_turn_average(
-    run: Callable[[np.ndarray], dict[str, np.ndarray]], crops: np.ndarray
-) -> dict[str, np.ndarray]:
-    """``run``'s probabilities per head, each crop averaged with itself turned half round (a card or a
-    corner box and the same one turned 180 degrees are one spot)."""
-    n = len(crops)
-    out = run(np.ascontiguousarray(np.concatenate([crops, crops[:, ::-1, ::-1]])))
-    return {name: (p[:n] + p[n:]) / 2 for name, p in out.items()}
