@@ -138,6 +138,23 @@ def crop_source(
     return picture, lambda quads: ((quads + 0.5) * r - 0.5).astype(np.float32)
 
 
+def cell_cropper(
+    image: np.ndarray, quads: np.ndarray, model: OnnxModel, finer: Finer | None
+) -> Callable[[np.ndarray], np.ndarray]:
+    """Crops for the tile model of quads (px of `image`) about the size of `quads`', cut from the
+    picture `crop_source` picks for them."""
+    margin = float(model.metadata["input"]["crop_margin"])
+    source, to_source = crop_source(image, quads, model.input_size, margin, finer)
+    return lambda q: crop_quads(source, to_source(q), model.input_size, margin)
+
+
+def grid_to_image(quad: np.ndarray, g: int) -> np.ndarray:
+    """The homography from a g x g grid's cell units to the px of its quad."""
+    return cv2.getPerspectiveTransform(
+        np.float32([[0, 0], [g, 0], [g, g], [0, g]]), np.asarray(quad, np.float32)
+    )
+
+
 def read_cells(
     image: np.ndarray,
     found: FoundIsland,
@@ -150,12 +167,7 @@ def read_cells(
     """Read the cells of a located island; also returns the model's probabilities (for eval)."""
     model = model or tile_model()
     start = time.perf_counter()
-    margin = float(model.metadata["input"]["crop_margin"])
-    source, to_source = crop_source(image, found.cell_quads, model.input_size, margin, finer)
-
-    def crop(quads: np.ndarray) -> np.ndarray:  # quads in px of `image`
-        return crop_quads(source, to_source(quads), model.input_size, margin)
-
+    crop = cell_cropper(image, found.cell_quads, model, finer)
     crops = crop(found.cell_quads)
     crop_ms = (time.perf_counter() - start) * 1000
     start = time.perf_counter()
@@ -301,7 +313,9 @@ def read_photo_island(
     start = time.perf_counter()
     located = locate_islands(image, grid=grid, finer=finer)
     locate_ms = (time.perf_counter() - start) * 1000
-    islands = list(located.islands) or list(foreshortened_islands(image, grid=grid, finer=finer))
+    # the photo stretched along its height (a steep tilt's last look) is located at most once
+    stretched = None if located.islands else foreshortened_islands(image, grid=grid, finer=finer)
+    islands = list(located.islands or stretched)
     if not islands:
         return PhotoReading(None, None, PhotoError("no island found in the photo", kind="no_board"), ())
 
@@ -311,6 +325,7 @@ def read_photo_island(
         )
 
     readings = [read(f) for f in islands[:3]]
+    read_already = {id(f): r for f, r in zip(islands[:3], readings, strict=True)}
     # the island is the one with most whole tiles; others count only if they hold tiles too
     order = sorted(range(len(readings)), key=lambda i: -good_tiles(readings[i][0]))
     islands = [islands[i] for i in order]
@@ -356,8 +371,10 @@ def read_photo_island(
     if len(reading.island.tiles) < MIN_TILES:
         # no island where the locator put its grid: at a steep tilt, it may fit one in the photo
         # stretched along its height
-        for alt in foreshortened_islands(image, grid=grid, finer=finer)[:3]:
-            alt_reading, alt_probs = read(alt)
+        if stretched is None:
+            stretched = foreshortened_islands(image, grid=grid, finer=finer)
+        for alt in stretched[:3]:
+            alt_reading, alt_probs = read_already.get(id(alt)) or read(alt)
             if grid_rank(alt_reading) > grid_rank(reading):
                 found, reading, probs = alt, alt_reading, alt_probs
     refusal = None
@@ -405,12 +422,7 @@ def with_turned_tile_checks(
     empty = [(c.row, c.col) for c in reading.cells if c.source == "empty"]
     if not empty:
         return reading
-    margin = float(model.metadata["input"]["crop_margin"])
-    source, to_source = crop_source(image, reading.cell_quads, model.input_size, margin, finer)
-
-    def crop(quads: np.ndarray) -> np.ndarray:
-        return crop_quads(source, to_source(quads), model.input_size, margin)
-
+    crop = cell_cropper(image, reading.cell_quads, model, finer)
     table = catalog_table(model, catalog)
     checks = turned_tile_checks(empty, reading.cell_quads, reading.grid, table, crop, model.run)
     if not checks:
@@ -498,9 +510,7 @@ def whole_in_photo(
 
 def _inside_photo(quad: np.ndarray, shape: tuple[int, ...], ring: float, g: int) -> bool:
     """Whether a g x g grid's quad, grown by `ring` cells on every side, lies inside the photo."""
-    to_image = cv2.getPerspectiveTransform(
-        np.float32([[0, 0], [g, 0], [g, g], [0, g]]), np.asarray(quad, np.float32)
-    )
+    to_image = grid_to_image(quad, g)
     grown = np.float32([[-ring, -ring], [g + ring, -ring], [g + ring, g + ring], [-ring, g + ring]])
     pts = cv2.perspectiveTransform(grown.reshape(1, -1, 2), to_image).reshape(-1, 2)
     h, w = shape[:2]
@@ -512,16 +522,12 @@ def ring_tiles(image: np.ndarray, found: FoundIsland, model: OnnxModel, finer: F
     past the grid (the grid a row and a column off inside a larger island) shows a row of them, a
     loose tile lying against the island one."""
     g = found.grid
-    to_image = cv2.getPerspectiveTransform(
-        np.float32([[0, 0], [g, 0], [g, g], [0, g]]), np.asarray(found.quad, np.float32)
-    )
+    to_image = grid_to_image(found.quad, g)
     unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
     ring = [(r, c) for r in range(-1, g + 1) for c in range(-1, g + 1) if not (0 <= r < g and 0 <= c < g)]
     cells = np.stack([unit + np.float32([c, r]) for r, c in ring])
     quads = cv2.perspectiveTransform(cells.reshape(1, -1, 2), to_image).reshape(-1, 4, 2).astype(np.float32)
-    margin = float(model.metadata["input"]["crop_margin"])
-    source, to_source = crop_source(image, quads, model.input_size, margin, finer)
-    probs = read_turns(model, crop_quads(source, to_source(quads), model.input_size, margin))
+    probs = read_turns(model, cell_cropper(image, quads, model, finer)(quads))
     return int((kit_fit(probs, catalog_table(model)) > GOOD_TILE_LL).sum())
 
 
