@@ -1,32 +1,26 @@
 """What the Snorkeling reader knows besides the models: a round ends on exactly one Beach, the deck
 has three copies of each coloured card (``deck_rules``), a mat's axis from the straight edges round
-it (``edge_axis``), and where the central pile lies among the mats (``_in_the_middle``)."""
+it (``edge_axis``), and where the central pile lies among the mats (``closer_look.in_the_middle``)."""
 
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
+from snorkeling_looks import turned_and_looked_at
 
 from scoring.snorkeling import LANTERNFISH_CARD, Card
 from vision.photo_io import read_photo
+from vision.snorkeling import closer_look
 from vision.snorkeling import reader as snorkeling_reader
-from vision.snorkeling.candidates import candidates, edge_axis
+from vision.snorkeling.candidates import edge_axis
+from vision.snorkeling.closer_look import in_the_middle
 from vision.snorkeling.crops import Spot
 from vision.snorkeling.locate import locate_table, mats_long
-from vision.snorkeling.reader import (
-    BEACH_LEAST,
-    DECK_CARDS,
-    _in_the_middle,
-    _look_around,
-    _read_spots,
-    deck_rules,
-    load_card_model,
-)
+from vision.snorkeling.reader import BEACH_LEAST, DECK_CARDS, deck_rules, load_card_model
 
 
 def _row(weights: dict[Card, float]) -> np.ndarray:
@@ -101,9 +95,9 @@ def test_the_middle_of_the_ring_of_mats_is_the_central_piles_place():
     mats = [
         Spot(100.0 * math.cos(a), 100.0 * math.sin(a), 50.0, 0.0) for a in np.linspace(0, 2 * math.pi, 5)[:4]
     ]
-    assert _in_the_middle(Spot(10.0, -5.0, 50.0, 0.0), mats)
-    assert not _in_the_middle(Spot(70.0, 70.0, 50.0, 0.0), mats)  # on the ring, between two mats
-    assert not _in_the_middle(Spot(0.0, 0.0, 50.0, 0.0), mats[:1])  # one mat: no ring to go by
+    assert in_the_middle(Spot(10.0, -5.0, 50.0, 0.0), mats)
+    assert not in_the_middle(Spot(70.0, 70.0, 50.0, 0.0), mats)  # on the ring, between two mats
+    assert not in_the_middle(Spot(0.0, 0.0, 50.0, 0.0), mats[:1])  # one mat: no ring to go by
 
 
 # ------------------------------------------------------------------- the closer look on the edges' axis
@@ -120,17 +114,12 @@ def _closer_looks(photo, found, turn: float, on_edges: bool = True) -> tuple[int
     mat_long = mats_long(found.strong)
     lost = again = 0
     for region in found.strong:
-        plain = candidates([region.spot], mat_long)
-        read = _read_spots(model, photo, [c.spot for c in plain], plain, mat_long)["mat"]
+        read, sure, more, probs = turned_and_looked_at(model, photo, found, region, turn, mat_long)
         if 1.0 - read[0, none] < 0.5:
             continue  # not a mat (the central pile)
-        turned = replace(region, spot=replace(region.spot, angle=region.spot.angle + turn))
-        looks = candidates([turned.spot], mat_long)
-        sure = 1.0 - _read_spots(model, photo, [c.spot for c in looks], looks, mat_long)["mat"][:, none]
         if sure.max() >= 0.5:
             continue
         lost += 1
-        more, probs = _look_around(model, photo, replace(found, mats=(turned,)), looks, sure, mat_long)
         if more:
             assert np.argmax(probs["mat"][0]) == np.argmax(read[0])  # the same mat
             spot = more[0].spot
@@ -147,7 +136,7 @@ def test_a_region_turned_45_degrees_is_found_on_the_axis_of_its_edges(monkeypatc
     lost, again = _closer_looks(photo, found, 45.0)
     assert lost >= 3 and again >= lost // 2, (lost, again)
     # without the edges' axis, the outline's closer look (20 degrees either way) misses most of them
-    monkeypatch.setattr(snorkeling_reader, "AXIS_OFF", 90.0)
+    monkeypatch.setattr(closer_look, "AXIS_OFF", 90.0)
     lost_too, outline_only = _closer_looks(photo, found, 45.0, on_edges=False)
     assert lost_too == lost and outline_only < again, (outline_only, again)
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from snorkeling_looks import turned_and_looked_at
 
 from vision.geometry import median
 from vision.photo_io import read_photo
@@ -18,7 +19,7 @@ from vision.snorkeling import reader as snorkeling_reader
 from vision.snorkeling.candidates import OWN_SIZE, REGION_OVER_MAT, candidates
 from vision.snorkeling.crops import Spot
 from vision.snorkeling.locate import Region, locate_table, mats_long
-from vision.snorkeling.reader import _look_around, _read_spots, load_card_model
+from vision.snorkeling.reader import _read_spots, load_card_model
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "samples" / "snorkeling" / "snorkeling-s9900-00001.jpg"  # six mats, all read right
@@ -73,13 +74,8 @@ def test_a_closer_look_finds_a_mat_whose_region_is_turned_off_its_axis_and_nothi
     mat_long = mats_long(found.strong)
     mats_seen = nothing_seen = 0
     for region in found.strong:
-        plain = candidates([region.spot], mat_long)
-        read = _read_spots(model, photo, [c.spot for c in plain], plain, mat_long)["mat"]
+        read, sure, more, probs = turned_and_looked_at(model, photo, found, region, 30.0, mat_long)
         is_mat = 1.0 - read[0, none] >= 0.5
-        turned = replace(region, spot=replace(region.spot, angle=region.spot.angle + 30.0))
-        looks = candidates([turned.spot], mat_long)
-        sure = 1.0 - _read_spots(model, photo, [c.spot for c in looks], looks, mat_long)["mat"][:, none]
-        more, probs = _look_around(model, photo, replace(found, mats=(turned,)), looks, sure, mat_long)
         if is_mat:
             if sure.max() >= 0.5:
                 continue  # read as a mat even turned: nothing to look closer at

@@ -22,6 +22,7 @@ TURNS = (0.0, 90.0)  # the region's own axis, and across it
 LONG_REGION = 1.35  # mat lengths: a region this long may hold a mat at one end (a hand beside it, two mats)
 FAR_APART = 4.0  # mat lengths: every diver's mat lies nearer than this to another (3.3 at most in 1,481)
 MIN_APART = 0.6  # mat lengths: two mats' centres lie at least this far apart (a mat is 0.72 as wide as long)
+NOT_A_MAT = 0.5  # a region the card model reads as "not a mat" with this probability is dropped
 # a region from OWN_SIZE[0] to OWN_SIZE[1] of the mats' common length is read at its own size: a table
 # seen at a slant shows near mats larger than far ones (down to half the size in one photo), and the
 # card model learnt each mat at its own size; a shorter region (part of a mat) or a longer one (a mat

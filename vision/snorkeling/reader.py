@@ -12,7 +12,8 @@ lies either way up on its mat), the two readings averaged.
 
 Constrained by the table too (``layout``): the mats lie round the central pile, so a spot far off
 their ring is left out and a gap in it, where a mat was not found, is flagged; and by what the
-players say (``mats``: the mat numbers in play).
+players say (``mats``: the mat numbers in play). A region the locator is sure is a mat but that
+reads as none is looked at closer (``closer_look``).
 """
 
 from __future__ import annotations
@@ -30,8 +31,9 @@ from scoring.snorkeling import BEACH, COLORS, LANTERNFISH_CARD, VALUES, Card, Di
 from vision.errors import PhotoError
 from vision.onnx_model import OnnxModel, load_model, models_dir
 from vision.photo_io import Photo, decode_photo, read_photo
-from vision.snorkeling.candidates import MIN_APART, Candidate, candidates, choose, edge_axis, near_the_others
-from vision.snorkeling.crops import CARD_PER_MAT, Spot, crop_square, half_turn_average, spot_crops
+from vision.snorkeling.candidates import MIN_APART, NOT_A_MAT, Candidate, candidates, choose, near_the_others
+from vision.snorkeling.closer_look import AROUND_SCORE, in_the_middle, look_around
+from vision.snorkeling.crops import CARD_PER_MAT, Spot, card_crops, half_turn_average
 from vision.snorkeling.layout import layout_gap, off_the_ring, table_middle
 from vision.snorkeling.locate import Found, LocatorModel, locate_table, mats_long
 
@@ -43,33 +45,10 @@ SURE_MAT = 0.8  # a mat's number
 SURE_CARD = 0.8  # a pile's top card
 BEACH_LEAST = 0.05  # a pile read as a Beach this likely may be the round's one Beach (``deck_rules``)
 CENTRE_OFF_MAT = 0.45  # the central pile lies at least this far (in mat lengths) from every mat's centre
-NOT_A_MAT = 0.5  # a region the card model reads as "not a mat" with this probability is dropped
 OTHER_SPOT_SURE = 0.5  # a mat read off a region's own centre and axis (or on a weak one) needs this
 LOOK_AGAIN = 0.1  # a region read "not a mat" with this probability is read again at its other spots
 SECOND_LOOK = 0.05  # with fewer mats than players, a spot this likely a mat may be taken at a second look
 NEAR_GAP = 1.0  # mat lengths: how near where the gap says a mat is missing a second look takes one
-# a closer look round the regions the locator is sure of but that read as no mat (``_look_around``)
-AROUND_SCORE = 0.9  # the region's highest probability on the locator's mats map
-AROUND_SURE = 0.9  # the surest spot round it must read as a mat this surely
-AROUND_AGREE = 0.5  # and this share of the spots turned as that one as a mat (moved, a mat reads as one)
-AROUND_REGIONS = 3  # at most this many regions a photo (the largest first)
-AROUND_SPOTS = tuple(  # (along, across: in the region's long sides; turn: degrees)
-    (along, across, turn)
-    for along, across in ((0.0, 0.0), (-1 / 6, 0.0), (1 / 6, 0.0), (0.0, -1 / 6), (0.0, 1 / 6))
-    for turn in (-20.0, 0.0, 20.0)
-)
-# the closer look on the axis of the straight edges round a region (``candidates.edge_axis``)
-AXIS_RADIUS = 0.4  # mat lengths: the window the edges are taken from
-AXIS_OFF = 10.0  # degrees: looked along where the edges' axis lies this far off the outline's
-AXIS_STEP = 0.15  # the grid's step, in the spot's long sides
-AXIS_SPOTS = tuple(  # (along, across), in the spot's long sides
-    (k * AXIS_STEP, j * AXIS_STEP) for k in (-2, -1, 0, 1, 2) for j in (-1, 0, 1)
-)
-AXIS_FIRST = tuple((k * AXIS_STEP, 0.0) for k in (-1, 0, 1))  # read first, on both axes
-AXIS_MORE = 0.2  # where one of those reads as a mat this surely, the rest of the grid on its axis
-AXIS_NEIGHBOURS = 2  # grid neighbours of the surest spot that must read as a mat too
-AXIS_NUMBER = 0.8  # and the surest spot's mat number, given a mat (junk reads as a mat of no number)
-MIDDLE_SHARE = 0.5  # a region this near the middle of the ring of mats (of its radius) is the centre's
 # a region the locator is sure of (``AROUND_SCORE``) that reads as no mat at every look is flagged
 # (``_unread_regions``) where it is a mat's size and lies on the ring of the piles
 UNREAD_LONG = (0.6, 1.6)  # its long side, of the mats' size
@@ -122,19 +101,6 @@ def load_card_model(path: str | None = None) -> OnnxModel:
     return load_model(path or models_dir() / CARD_MODEL)
 
 
-def _crops(photo: Photo, spots: list[Spot], model: OnnxModel, mat_long: float) -> np.ndarray:
-    """Each spot's crop, cut from a decode of the photo fine enough for the model (``crop_k``)."""
-    size = model.input_size
-    span = float(model.metadata["input"]["crop_span"])
-    k_lo, k_hi = (float(v) for v in model.metadata["input"]["crop_k"])
-    # full-size px per crop px at the mats' size; the coarsest decode (the fastest) whose px per crop
-    # px stay within what the model learnt from: libjpeg's 1/1, 1/2, 1/4 give k in [k_hi / 2, k_hi)
-    wanted = span * mat_long * photo.scale / size
-    fine, fine_scale = photo.at_scale(max(1.0, wanted * k_hi))
-    to_fine = photo.scale / fine_scale
-    return spot_crops(fine, [spot.scaled(to_fine) for spot in spots], crop_square, size, span, (k_lo, k_hi))
-
-
 def _run(model: OnnxModel, crops: np.ndarray) -> dict[str, np.ndarray]:
     """Probabilities per head, each crop averaged with itself turned half round."""
     return half_turn_average(model.run, crops)
@@ -147,7 +113,7 @@ def _read_spots(
     then the other spots of the regions that did not read surely as a mat there (a spot not read
     is "not a mat"), which keeps a plain table's photo as fast as one look per region."""
     first = [i for i in range(len(spots)) if i >= len(looks) or looks[i].own]
-    probs = _run(model, _crops(photo, [spots[i] for i in first], model, mat_long))
+    probs = _run(model, card_crops(photo, [spots[i] for i in first], model, mat_long))
     none = model.heads["mat"].index("none")
     unsure = {
         looks[i].region
@@ -159,7 +125,7 @@ def _read_spots(
     out["mat"][:, none] = 1.0
     for rows, got in (
         (first, probs),
-        (again, _run(model, _crops(photo, [spots[i] for i in again], model, mat_long))),
+        (again, _run(model, card_crops(photo, [spots[i] for i in again], model, mat_long))),
     ):
         for name, p in got.items():
             out[name][rows] = p
@@ -261,7 +227,7 @@ def read_round(
     # every region is read at its own size where that is one mat's, else at the mats' common size
     # (``candidates.OWN_SIZE``): the mats map also lights up the central pile (cards like those on a
     # mat), which the card model then reads as "not a mat", as it learnt (each region at a few
-    # spots: its outline may turn its axis or move its centre off the mat; ``_look_around`` looks
+    # spots: its outline may turn its axis or move its centre off the mat; ``closer_look.look_around`` looks
     # closer at a region the locator is sure of where none of them reads as a mat)
     looks = candidates([m.spot for m in found.mats], mat_long, [m.weak for m in found.mats])
     spots = [c.spot for c in looks]
@@ -271,7 +237,7 @@ def read_round(
         spots.append(Spot(found.centre.spot.x, found.centre.spot.y, mat_long, found.centre.spot.angle))
     probs = _read_spots(model, photo, spots, looks, mat_long)
     none = model.heads["mat"].index("none")
-    more, more_probs = _look_around(
+    more, more_probs = look_around(
         model, photo, found, looks, 1.0 - probs["mat"][: len(looks), none], mat_long
     )
     if more:  # before the central pile's row, so that a candidate's row is its spot's
@@ -369,90 +335,6 @@ def centre_reading(
     ]
 
 
-def _look_around(
-    model: OnnxModel,
-    photo: Photo,
-    found: Found,
-    looks: list[Candidate],
-    sure: np.ndarray,
-    mat_long: float,
-) -> tuple[list[Candidate], dict[str, np.ndarray]]:
-    """A closer look at the regions the locator is sure of (``AROUND_SCORE``) that read as no mat at
-    any of their spots (``sure``: each candidate's probability of a mat) and lie off every spot read
-    as a mat: the card model reads each again at spots moved a sixth of a mat along and across its
-    axis and turned 20 degrees either way (a region's outline moves its centre and turns its axis: a
-    mat in a colour like the table's, a hand touching it), and a region where most of those spots
-    read as a mat (``AROUND_AGREE``) and one surely (``AROUND_SURE``) gets that spot as a candidate.
-    Where the straight edges round the region lie on another axis than its outline (``edge_axis``:
-    a hand of cards or the central pile touching the mat turns the outline by up to 45 degrees, and
-    the card model reads a mat turned 30 degrees off as none), it is read on that axis and across it
-    too, at spots moved up to 0.3 of a mat along and 0.15 across (``AXIS_SPOTS``: first 3 along the
-    middle of each, then the rest on the one where those read at all as a mat), and a spot that
-    reads surely as a mat with ``AXIS_NEIGHBOURS`` of its neighbours on the grid reading as one is a
-    candidate. At most ``AROUND_REGIONS`` regions, the largest first."""
-    mats = [c.spot for c, p in zip(looks, sure, strict=True) if p >= 1.0 - NOT_A_MAT]
-    todo = []
-    for i, region in enumerate(found.mats):
-        rows = [k for k, c in enumerate(looks) if c.region == i]
-        s = region.spot
-        if (region.weak and not region.joined) or region.score < AROUND_SCORE:
-            continue
-        if not rows or max(sure[rows]) >= 1.0 - NOT_A_MAT:
-            continue
-        if any(math.hypot(s.x - m.x, s.y - m.y) < MIN_APART * mat_long for m in mats):
-            continue
-        todo.append((region.area, i, looks[rows[0]].spot))
-    todo = sorted(todo, key=lambda t: -t[0])[:AROUND_REGIONS]
-    if not todo:
-        return [], {}
-    # each spot: its region, the spot, and how it was laid (outline or edges, turn, along, across)
-    grid: list[tuple[int, Spot, tuple[str, float, float, float]]] = []
-    for _, i, s in todo:
-        for along, across, turn in AROUND_SPOTS:
-            grid.append((i, _moved(s, along, across, s.angle + turn), ("outline", turn, along, across)))
-        axis = edge_axis(photo.image, s.x, s.y, AXIS_RADIUS * mat_long)
-        # not in the middle of the ring of mats read: the central pile's messy cards read as a mat on
-        # the edges' axis (the locator's own central pile is no guide: it takes a dark mat for it)
-        if not _in_the_middle(s, mats) and abs((axis - s.angle + 45.0) % 90.0 - 45.0) > AXIS_OFF:
-            for turn in (axis, axis + 90.0):
-                for along, across in AXIS_FIRST:
-                    on_edges = replace(s, angle=turn)
-                    grid.append((i, _moved(on_edges, along, across, turn), ("edges", turn, along, across)))
-    got = _run(model, _crops(photo, [g for _, g, _ in grid], model, mat_long))
-    none = model.heads["mat"].index("none")
-    # the rest of the edges' grid, on the axis (or across it) where a first spot reads at all as a
-    # mat (``AXIS_MORE``): most regions are a hand or junk, read as none at once (a spot costs 2 ms)
-    rest = []
-    for _, i, s in todo:
-        first = [k for k, (r, _, how) in enumerate(grid) if r == i and how[0] == "edges"]
-        if not first:
-            continue
-        best = max(first, key=lambda k: 1.0 - got["mat"][k, none])
-        if 1.0 - got["mat"][best, none] < AXIS_MORE:
-            continue
-        turn = grid[best][2][1]
-        on_edges = replace(s, angle=turn)
-        for along, across in AXIS_SPOTS:
-            if (along, across) not in AXIS_FIRST:
-                rest.append((i, _moved(on_edges, along, across, turn), ("edges", turn, along, across)))
-    if rest:
-        more = _run(model, _crops(photo, [g for _, g, _ in rest], model, mat_long))
-        got = {name: np.concatenate([p, more[name]]) for name, p in got.items()}
-        grid += rest
-    mat = 1.0 - got["mat"][:, none]
-    numbers = got["mat"] / np.maximum(mat, 1e-9)[:, None]  # which mat, given a mat
-    numbers[:, none] = 0.0
-    keep: list[int] = []
-    for _, i, _ in todo:
-        best = _around_best(mat, numbers.max(1), [(k, how) for k, (r, _, how) in enumerate(grid) if r == i])
-        if best is not None:
-            keep.append(best)
-    return (
-        [Candidate(grid[k][1], grid[k][0], False, False) for k in keep],
-        {name: p[keep] for name, p in got.items()},
-    )
-
-
 def _unread_regions(found: Found, piles: list[PileReading], centre: Spot | None, mat_long: float) -> int:
     """How many regions the locator is sure are mats (``AROUND_SCORE``), a mat's size, lie off every
     pile read and the central pile, on the ring of the piles (not in its middle, nor farther than
@@ -473,63 +355,10 @@ def _unread_regions(found: Found, piles: list[PileReading], centre: Spot | None,
             continue
         if any(math.hypot(s.x - t.x, s.y - t.y) < MIN_APART * mat_long for t in taken):
             continue
-        if _in_the_middle(s, mats) or math.hypot(s.x - mx, s.y - my) > UNREAD_RING * ring:
+        if in_the_middle(s, mats) or math.hypot(s.x - mx, s.y - my) > UNREAD_RING * ring:
             continue
         count += 1
     return count
-
-
-def _in_the_middle(s: Spot, mats: list[Spot]) -> bool:
-    """Whether ``s`` lies nearer the middle of ``mats`` (two or more) than ``MIDDLE_SHARE`` of their
-    median distance from it: where the central pile lies, not a mat."""
-    if len(mats) < 2:
-        return False
-    mx, my = float(np.mean([m.x for m in mats])), float(np.mean([m.y for m in mats]))
-    ring = float(np.median([math.hypot(m.x - mx, m.y - my) for m in mats]))
-    return math.hypot(s.x - mx, s.y - my) < MIDDLE_SHARE * ring
-
-
-def _moved(s: Spot, along: float, across: float, angle: float) -> Spot:
-    """``s`` moved ``along`` and ``across`` its own axis (in its long sides), turned to ``angle``."""
-    a = math.radians(s.angle)
-    x = s.x + (along * math.cos(a) - across * math.sin(a)) * s.long
-    y = s.y + (along * math.sin(a) + across * math.cos(a)) * s.long
-    return Spot(x, y, s.long, angle)
-
-
-def _around_best(
-    mat: np.ndarray, number: np.ndarray, rows: list[tuple[int, tuple[str, float, float, float]]]
-) -> int | None:
-    """Of one region's closer-look spots (``rows``: row of ``mat``, the probability of a mat, and how
-    the spot was laid), the one taken as a mat, if any: on the outline's axis the surest spot, when
-    it reads at ``AROUND_SURE`` and ``AROUND_AGREE`` of the spots turned as it at 0.5; on the edges'
-    axis the surest spot at ``AROUND_SURE`` with ``AXIS_NEIGHBOURS`` of its neighbours on the grid
-    (turned as it, a step along or across) at 0.5, and its mat number read at ``AXIS_NUMBER``
-    (``number``: the surest number of each row, given a mat; junk at the table's edge can read as a
-    mat of no number in particular). The surer of the two."""
-    taken = []
-    outline = [(k, how) for k, how in rows if how[0] == "outline"]
-    if outline:
-        best, how = max(outline, key=lambda r: mat[r[0]])
-        alike = [k for k, h in outline if h[1] == how[1]]
-        if mat[best] >= AROUND_SURE and np.sum(mat[alike] >= 1.0 - NOT_A_MAT) >= AROUND_AGREE * len(alike):
-            taken.append(best)
-    edges = [(k, how) for k, how in rows if how[0] == "edges"]
-    if edges:
-        best, how = max(edges, key=lambda r: mat[r[0]])
-        step = AXIS_STEP + 1e-6
-        near = [
-            k
-            for k, h in edges
-            if k != best and h[1] == how[1] and abs(h[2] - how[2]) <= step and abs(h[3] - how[3]) <= step
-        ]
-        if (
-            mat[best] >= AROUND_SURE
-            and number[best] >= AXIS_NUMBER
-            and np.sum(mat[near] >= 1.0 - NOT_A_MAT) >= AXIS_NEIGHBOURS
-        ):
-            taken.append(best)
-    return max(taken, key=lambda k: mat[k], default=None)
 
 
 def _second_look(

@@ -1,0 +1,181 @@
+"""A closer look at the regions the locator is sure are mats but that the card model reads as no
+mat where they lie: a mat in a colour like the table's, or one whose region a hand of cards touching
+it turned off its axis. The card model reads each such region again at spots moved along and across
+it and turned, and on the axis of the straight edges round it (``candidates.edge_axis``); a region
+that reads as a mat there surely, and at the spots round that one too, gets that spot as a candidate.
+Also where the central pile lies among the mats (``in_the_middle``), which the closer look keeps
+off.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+
+from vision.onnx_model import OnnxModel
+from vision.photo_io import Photo
+from vision.snorkeling.candidates import MIN_APART, NOT_A_MAT, Candidate, edge_axis
+from vision.snorkeling.crops import Spot, card_crops, half_turn_average
+from vision.snorkeling.locate import Found
+
+# a closer look round the regions the locator is sure of but that read as no mat (``look_around``)
+AROUND_SCORE = 0.9  # the region's highest probability on the locator's mats map
+AROUND_SURE = 0.9  # the surest spot round it must read as a mat this surely
+AROUND_AGREE = 0.5  # and this share of the spots turned as that one as a mat (moved, a mat reads as one)
+AROUND_REGIONS = 3  # at most this many regions a photo (the largest first)
+AROUND_SPOTS = tuple(  # (along, across: in the region's long sides; turn: degrees)
+    (along, across, turn)
+    for along, across in ((0.0, 0.0), (-1 / 6, 0.0), (1 / 6, 0.0), (0.0, -1 / 6), (0.0, 1 / 6))
+    for turn in (-20.0, 0.0, 20.0)
+)
+# the closer look on the axis of the straight edges round a region (``candidates.edge_axis``)
+AXIS_RADIUS = 0.4  # mat lengths: the window the edges are taken from
+AXIS_OFF = 10.0  # degrees: looked along where the edges' axis lies this far off the outline's
+AXIS_STEP = 0.15  # the grid's step, in the spot's long sides
+AXIS_SPOTS = tuple(  # (along, across), in the spot's long sides
+    (k * AXIS_STEP, j * AXIS_STEP) for k in (-2, -1, 0, 1, 2) for j in (-1, 0, 1)
+)
+AXIS_FIRST = tuple((k * AXIS_STEP, 0.0) for k in (-1, 0, 1))  # read first, on both axes
+AXIS_MORE = 0.2  # where one of those reads as a mat this surely, the rest of the grid on its axis
+AXIS_NEIGHBOURS = 2  # grid neighbours of the surest spot that must read as a mat too
+AXIS_NUMBER = 0.8  # and the surest spot's mat number, given a mat (junk reads as a mat of no number)
+MIDDLE_SHARE = 0.5  # a region this near the middle of the ring of mats (of its radius) is the centre's
+
+
+def look_around(
+    model: OnnxModel,
+    photo: Photo,
+    found: Found,
+    looks: list[Candidate],
+    sure: np.ndarray,
+    mat_long: float,
+) -> tuple[list[Candidate], dict[str, np.ndarray]]:
+    """A closer look at the regions the locator is sure of (``AROUND_SCORE``) that read as no mat at
+    any of their spots (``sure``: each candidate's probability of a mat) and lie off every spot read
+    as a mat: the card model reads each again at spots moved a sixth of a mat along and across its
+    axis and turned 20 degrees either way (a region's outline moves its centre and turns its axis: a
+    mat in a colour like the table's, a hand touching it), and a region where most of those spots
+    read as a mat (``AROUND_AGREE``) and one surely (``AROUND_SURE``) gets that spot as a candidate.
+    Where the straight edges round the region lie on another axis than its outline (``edge_axis``:
+    a hand of cards or the central pile touching the mat turns the outline by up to 45 degrees, and
+    the card model reads a mat turned 30 degrees off as none), it is read on that axis and across it
+    too, at spots moved up to 0.3 of a mat along and 0.15 across (``AXIS_SPOTS``: first 3 along the
+    middle of each, then the rest on the one where those read at all as a mat), and a spot that
+    reads surely as a mat with ``AXIS_NEIGHBOURS`` of its neighbours on the grid reading as one is a
+    candidate. At most ``AROUND_REGIONS`` regions, the largest first."""
+    mats = [c.spot for c, p in zip(looks, sure, strict=True) if p >= 1.0 - NOT_A_MAT]
+    todo = []
+    for i, region in enumerate(found.mats):
+        rows = [k for k, c in enumerate(looks) if c.region == i]
+        s = region.spot
+        if (region.weak and not region.joined) or region.score < AROUND_SCORE:
+            continue
+        if not rows or max(sure[rows]) >= 1.0 - NOT_A_MAT:
+            continue
+        if any(math.hypot(s.x - m.x, s.y - m.y) < MIN_APART * mat_long for m in mats):
+            continue
+        todo.append((region.area, i, looks[rows[0]].spot))
+    todo = sorted(todo, key=lambda t: -t[0])[:AROUND_REGIONS]
+    if not todo:
+        return [], {}
+    # each spot: its region, the spot, and how it was laid (outline or edges, turn, along, across)
+    grid: list[tuple[int, Spot, tuple[str, float, float, float]]] = []
+    for _, i, s in todo:
+        for along, across, turn in AROUND_SPOTS:
+            grid.append((i, moved(s, along, across, s.angle + turn), ("outline", turn, along, across)))
+        axis = edge_axis(photo.image, s.x, s.y, AXIS_RADIUS * mat_long)
+        # not in the middle of the ring of mats read: the central pile's messy cards read as a mat on
+        # the edges' axis (the locator's own central pile is no guide: it takes a dark mat for it)
+        if not in_the_middle(s, mats) and abs((axis - s.angle + 45.0) % 90.0 - 45.0) > AXIS_OFF:
+            for turn in (axis, axis + 90.0):
+                for along, across in AXIS_FIRST:
+                    on_edges = replace(s, angle=turn)
+                    grid.append((i, moved(on_edges, along, across, turn), ("edges", turn, along, across)))
+    got = half_turn_average(model.run, card_crops(photo, [g for _, g, _ in grid], model, mat_long))
+    none = model.heads["mat"].index("none")
+    # the rest of the edges' grid, on the axis (or across it) where a first spot reads at all as a
+    # mat (``AXIS_MORE``): most regions are a hand or junk, read as none at once (a spot costs 2 ms)
+    rest = []
+    for _, i, s in todo:
+        first = [k for k, (r, _, how) in enumerate(grid) if r == i and how[0] == "edges"]
+        if not first:
+            continue
+        best = max(first, key=lambda k: 1.0 - got["mat"][k, none])
+        if 1.0 - got["mat"][best, none] < AXIS_MORE:
+            continue
+        turn = grid[best][2][1]
+        on_edges = replace(s, angle=turn)
+        for along, across in AXIS_SPOTS:
+            if (along, across) not in AXIS_FIRST:
+                rest.append((i, moved(on_edges, along, across, turn), ("edges", turn, along, across)))
+    if rest:
+        more = half_turn_average(model.run, card_crops(photo, [g for _, g, _ in rest], model, mat_long))
+        got = {name: np.concatenate([p, more[name]]) for name, p in got.items()}
+        grid += rest
+    mat = 1.0 - got["mat"][:, none]
+    numbers = got["mat"] / np.maximum(mat, 1e-9)[:, None]  # which mat, given a mat
+    numbers[:, none] = 0.0
+    keep: list[int] = []
+    for _, i, _ in todo:
+        best = around_best(mat, numbers.max(1), [(k, how) for k, (r, _, how) in enumerate(grid) if r == i])
+        if best is not None:
+            keep.append(best)
+    return (
+        [Candidate(grid[k][1], grid[k][0], False, False) for k in keep],
+        {name: p[keep] for name, p in got.items()},
+    )
+
+
+def in_the_middle(s: Spot, mats: list[Spot]) -> bool:
+    """Whether ``s`` lies nearer the middle of ``mats`` (two or more) than ``MIDDLE_SHARE`` of their
+    median distance from it: where the central pile lies, not a mat."""
+    if len(mats) < 2:
+        return False
+    mx, my = float(np.mean([m.x for m in mats])), float(np.mean([m.y for m in mats]))
+    ring = float(np.median([math.hypot(m.x - mx, m.y - my) for m in mats]))
+    return math.hypot(s.x - mx, s.y - my) < MIDDLE_SHARE * ring
+
+
+def moved(s: Spot, along: float, across: float, angle: float) -> Spot:
+    """``s`` moved ``along`` and ``across`` its own axis (in its long sides), turned to ``angle``."""
+    a = math.radians(s.angle)
+    x = s.x + (along * math.cos(a) - across * math.sin(a)) * s.long
+    y = s.y + (along * math.sin(a) + across * math.cos(a)) * s.long
+    return Spot(x, y, s.long, angle)
+
+
+def around_best(
+    mat: np.ndarray, number: np.ndarray, rows: list[tuple[int, tuple[str, float, float, float]]]
+) -> int | None:
+    """Of one region's closer-look spots (``rows``: row of ``mat``, the probability of a mat, and how
+    the spot was laid), the one taken as a mat, if any: on the outline's axis the surest spot, when
+    it reads at ``AROUND_SURE`` and ``AROUND_AGREE`` of the spots turned as it at 0.5; on the edges'
+    axis the surest spot at ``AROUND_SURE`` with ``AXIS_NEIGHBOURS`` of its neighbours on the grid
+    (turned as it, a step along or across) at 0.5, and its mat number read at ``AXIS_NUMBER``
+    (``number``: the surest number of each row, given a mat; junk at the table's edge can read as a
+    mat of no number in particular). The surer of the two."""
+    taken = []
+    outline = [(k, how) for k, how in rows if how[0] == "outline"]
+    if outline:
+        best, how = max(outline, key=lambda r: mat[r[0]])
+        alike = [k for k, h in outline if h[1] == how[1]]
+        if mat[best] >= AROUND_SURE and np.sum(mat[alike] >= 1.0 - NOT_A_MAT) >= AROUND_AGREE * len(alike):
+            taken.append(best)
+    edges = [(k, how) for k, how in rows if how[0] == "edges"]
+    if edges:
+        best, how = max(edges, key=lambda r: mat[r[0]])
+        step = AXIS_STEP + 1e-6
+        near = [
+            k
+            for k, h in edges
+            if k != best and h[1] == how[1] and abs(h[2] - how[2]) <= step and abs(h[3] - how[3]) <= step
+        ]
+        if (
+            mat[best] >= AROUND_SURE
+            and number[best] >= AXIS_NUMBER
+            and np.sum(mat[near] >= 1.0 - NOT_A_MAT) >= AXIS_NEIGHBOURS
+        ):
+            taken.append(best)
+    return max(taken, key=lambda k: mat[k], default=None)
