@@ -70,6 +70,7 @@ def read_island_photo(path: Path, *, grid: int | None = None, use_catalog: bool 
 
     from vision.mondo.reader import read_island
     from vision.photo_io import read_photo
+    from vision.sea_hint import sea_located
 
     start = time.perf_counter()
     photo = None
@@ -89,7 +90,7 @@ def read_island_photo(path: Path, *, grid: int | None = None, use_catalog: bool 
         ):
             raise SeaPhoto(str(path), SEA_REASON, Exit.NO_BOARD) from None
         raise InputError(str(path), error.reason + damage, EXIT_FOR[error.kind]) from None
-    if reading.flags and not photo.notes and _sea_located(photo):
+    if reading.flags and not photo.notes and sea_located(photo):
         # an "island" read with doubts where the sea locator finds a sea: sea cards read as tiles
         raise SeaPhoto(str(path), SEA_REASON, Exit.NO_BOARD)
     scale = np.float32(photo.scale)
@@ -121,15 +122,9 @@ def _looks_like_sea(photo) -> bool:
     """A photo without one Mondo island may be a Mediterráneo sea: then the player is told so (or
     `score` reads the sea). The sea's colour says so cheaply; the sea locator where it does not (a
     colour cast, faded cards)."""
-    from vision.sea_hint import looks_like_mediterraneo
+    from vision.sea_hint import looks_like_mediterraneo, sea_located
 
-    return looks_like_mediterraneo(photo.image) or _sea_located(photo)
-
-
-def _sea_located(photo) -> bool:
-    from vision.sea_hint import sea_located
-
-    return sea_located(photo)
+    return looks_like_mediterraneo(photo.image) or sea_located(photo)
 
 
 def photo_status(flags) -> str:
