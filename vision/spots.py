@@ -67,11 +67,14 @@ def spot_crops(
     crops = []
     for s in spots:
         half = int(span * s.long * 0.75) + 4
-        x0, y0 = max(0, int(s.x) - half), max(0, int(s.y) - half)
+        # the region round the spot, at least one px of the image (a spot beyond its edge, as a
+        # mat's header may be, is cut from the edge's pixels, as the warp's border repeats them)
+        x0 = min(max(0, int(s.x) - half), fine.shape[1] - 1)
+        y0 = min(max(0, int(s.y) - half), fine.shape[0] - 1)
         region = fine[y0 : max(y0 + 1, int(s.y) + half), x0 : max(x0 + 1, int(s.x) + half)]
         local = Spot(s.x - x0, s.y - y0, s.long, s.angle)
         k = span * s.long / size
-        if k > k_hi and region.size:
+        if k > k_hi and min(region.shape[:2]) * (k_lo + k_hi) / 2 / k >= 2:
             shrink = (k_lo + k_hi) / 2 / k
             region = cv2.resize(region, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
             local = local.scaled(shrink)

@@ -40,3 +40,52 @@ def card_crops(photo: Photo, spots: list[Spot], model: OnnxModel, mat_long: floa
     fine, fine_scale = photo.at_scale(max(1.0, wanted * k_hi))
     to_fine = photo.scale / fine_scale
     return spot_crops(fine, [spot.scaled(to_fine) for spot in spots], crop_square, size, span, (k_lo, k_hi))
+
+
+# The mat's header (vision/synth/snorkeling_art.render_mat): its number in a disc in both top corners,
+# drawn 12.5 mm tall. The card model sees a whole mat in its crop, the numerals ~7 px tall, and tells
+# the look-alike colours (orange 1 / yellow 4, sky 2 / blue 5) apart by colour alone, which faded
+# prints and coloured light shift; the header model reads the numeral's shape, ~20 px tall.
+HEADER_DISC_MM = (14.0, 15.0)  # a disc's centre from the mat's top-left corner (the other mirrored)
+HEADER_DISC_R_MM = 10.2
+HEADER_ALONG = (MAT_MM[1] / 2 - HEADER_DISC_MM[1]) / MAT_MM[1]  # from the mat's centre, in mat lengths
+HEADER_ACROSS = (MAT_MM[0] / 2 - HEADER_DISC_MM[0]) / MAT_MM[1]
+# a disc's crop side, in mat lengths: twice the disc, as the mat's spot is rough (a region's
+# rectangle, a mat seen at a slant)
+HEADER_SPAN = 2.0 * 2 * HEADER_DISC_R_MM / MAT_MM[1]
+
+
+def header_spots(mat: Spot) -> list[Spot]:
+    """The four places a mat's header discs may lie, each as a spot whose crop (``span`` =
+    HEADER_SPAN, its long side the mat's) shows the numeral upright: both ends of the mat (its
+    axis has no way up: the end away from the header shows the pile and the mat's pattern), both
+    corners of each. In the order: the end along the axis (left, right), then the other end."""
+    a = np.radians(mat.angle)
+    u = np.array([np.cos(a), np.sin(a)])
+    v = np.array([-np.sin(a), np.cos(a)])
+    out = []
+    for end in (1.0, -1.0):
+        centre = np.array([mat.x, mat.y]) + end * HEADER_ALONG * mat.long * u
+        # the crop's down is its spot's axis: away from the header, towards the mat's centre
+        angle = mat.angle + (180.0 if end > 0 else 0.0)
+        for side in (-1.0, 1.0):
+            x, y = centre + side * HEADER_ACROSS * mat.long * v
+            out.append(Spot(float(x), float(y), mat.long, angle))
+    return out
+
+
+def header_crops(photo: Photo, mats: list[Spot], model: OnnxModel) -> np.ndarray:
+    """The four header crops of each mat (``header_spots``, view px), 4 x len(mats) of them, cut
+    from a decode of the photo fine enough for the model (``crop_k``)."""
+    size = model.input_size
+    span = float(model.metadata["input"]["crop_span"])
+    k_lo, k_hi = (float(v) for v in model.metadata["input"]["crop_k"])
+    spots = [s for m in mats for s in header_spots(m)]
+    if not spots:
+        return np.zeros((0, size, size, 3), np.uint8)
+    # full-size px per crop px; the coarsest decode with k_lo px or more per crop px (a numeral's
+    # strokes are what the model reads: sharper than the card crops' k_hi / 2)
+    wanted = span * float(np.median([s.long for s in spots])) * photo.scale / size
+    fine, fine_scale = photo.at_scale(max(1.0, wanted / k_lo))
+    to_fine = photo.scale / fine_scale
+    return spot_crops(fine, [s.scaled(to_fine) for s in spots], crop_square, size, span, (k_lo, k_hi))

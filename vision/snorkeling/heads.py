@@ -7,3 +7,4 @@ VALUE_LABELS = ("0", "1", "2", "3", "4", "5")  # 5: the Lanternfish
 COLOR_LABELS = ("red", "yellow", "green", "blue", "purple", "none")  # none: the Lanternfish
 HEADS = {"mat": MAT_LABELS, "value": VALUE_LABELS, "color": COLOR_LABELS}
 LOCATOR_CHANNELS = ("mats", "centre")  # the mats' regions; the central pile's top card
+HEADER_HEADS = {"number": MAT_LABELS}  # the header model: a mat's numeral in a header disc, or none

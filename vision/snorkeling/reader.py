@@ -34,6 +34,7 @@ from vision.photo_io import Photo, decode_photo, read_photo
 from vision.snorkeling.candidates import MIN_APART, NOT_A_MAT, Candidate, candidates, choose, near_the_others
 from vision.snorkeling.closer_look import AROUND_SCORE, in_the_middle, look_around
 from vision.snorkeling.crops import CARD_PER_MAT, Spot, card_crops, half_turn_average
+from vision.snorkeling.headers import header_evidence, load_header_model, with_headers
 from vision.snorkeling.layout import layout_gap, off_the_ring, table_middle
 from vision.snorkeling.locate import Found, LocatorModel, locate_table, mats_long
 
@@ -46,6 +47,7 @@ SURE_CARD = 0.8  # a pile's top card
 BEACH_LEAST = 0.05  # a pile read as a Beach this likely may be the round's one Beach (``deck_rules``)
 CENTRE_OFF_MAT = 0.45  # the central pile lies at least this far (in mat lengths) from every mat's centre
 OTHER_SPOT_SURE = 0.5  # a mat read off a region's own centre and axis (or on a weak one) needs this
+HEADER_LOOK = 0.05  # a spot read as a mat with this probability has its header read too
 LOOK_AGAIN = 0.1  # a region read "not a mat" with this probability is read again at its other spots
 SECOND_LOOK = 0.05  # with fewer mats than players, a spot this likely a mat may be taken at a second look
 NEAR_GAP = 1.0  # mat lengths: how near where the gap says a mat is missing a second look takes one
@@ -204,13 +206,16 @@ def read_round(
     cards: OnnxModel | None = None,
     mats: Collection[int] | None = None,
     players: int | None = None,
+    headers: OnnxModel | None | bool = None,
 ) -> tuple[RoundBoard, RoundReading]:
     """The round on the table in ``image`` and how it was read; a PhotoError when no table is in it.
     ``mats``: the mat numbers in play where the players said so (``score --players 1=Anna ...``):
     every mat read is numbered one of them (look-alike colours, orange 1 / yellow 4, sky 2 / blue 5,
     are told apart by what the players know), and a region beyond them is left out, flagged.
     ``players``: how many divers play (``score --players N``): with fewer mats found, the spot likeliest
-    a mat where the gap round the table says one is missing is taken at a second look, flagged."""
+    a mat where the gap round the table says one is missing is taken at a second look, flagged.
+    ``headers``: the header model (``headers.py``; None: the shipped one, False: the card model's
+    mat numbers alone)."""
     allowed = None if mats is None else frozenset(int(m) for m in mats)
     if allowed is not None and not (allowed and allowed <= set(range(1, 7))):
         raise ValueError(f"the mats in play are some of 1 to 6, not {sorted(allowed)}")
@@ -246,6 +251,10 @@ def read_round(
         spots = [*spots[:n], *(c.spot for c in more), *spots[n:]]
         plain = [i if i < n else i + len(more) for i in plain]
         probs = {k: np.concatenate([p[:n], more_probs[k], p[n:]]) for k, p in probs.items()}
+    if headers is not False:  # the mats' numbers read again from their headers' numerals
+        probs["mat"] = _numbers_from_headers(
+            photo, probs["mat"], spots, len(looks), tuple(model.heads["mat"]), headers or None
+        )
     t2 = time.perf_counter()
     sure = 1.0 - probs["mat"][: len(looks), none]
     rows = choose(sure, looks, mat_long, 1.0 - NOT_A_MAT, OTHER_SPOT_SURE)
@@ -310,6 +319,27 @@ def read_round(
         notes=tuple(notes),
     )
     return board, reading
+
+
+def _numbers_from_headers(
+    photo: Photo,
+    mat_probs: np.ndarray,
+    spots: list[Spot],
+    n_looks: int,
+    labels: tuple[str, ...],
+    model: OnnxModel | None,
+) -> np.ndarray:
+    """The card model's mat probabilities with each spot's header read into its numbers (the spots
+    that may be a mat: HEADER_LOOK or more; not the central pile's spot, rows past ``n_looks``)."""
+    model = model or load_header_model()
+    none = labels.index("none")
+    rows = [i for i in range(n_looks) if 1.0 - mat_probs[i, none] >= HEADER_LOOK]
+    if model is None or not rows:
+        return mat_probs
+    out = mat_probs.copy()
+    evidence = header_evidence(photo, [spots[i] for i in rows], model, labels)
+    out[rows] = with_headers(mat_probs[rows], evidence, none)
+    return out
 
 
 def centre_reading(

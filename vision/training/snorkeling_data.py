@@ -11,6 +11,13 @@ One simulated photo (seed 1, below the held-out seeds; every fourth from the str
   pile's top card at the same scale (mat "none"), and a few spots that are neither (a hand, the
   deck, the table: mat "none", no card).
 
+A second set (``HeaderSpec``, crops only) gives the header model its crops: the four places a mat's
+header discs may lie (``crops.header_spots``, both ends of a jittered mat spot, and of each spot
+where the reader read a pile on that mat: its errors of place, size and axis), labelled with the
+mat's number at the header's end and "none" at the other, and the same four round a hand or the
+deck ("none"); some crops with their colour channels shuffled, so that the numeral's shape, not the
+mat's colour, is what it learns.
+
 Cached under ``build/snorkeling-data/`` keyed by every parameter.
 """
 
@@ -22,7 +29,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.snorkeling.crops import CARD_PER_MAT, Spot, crop_square, spot_of
+from vision.snorkeling.crops import CARD_PER_MAT, HEADER_SPAN, Spot, crop_square, header_spots, spot_of
 from vision.snorkeling.heads import COLOR_LABELS, MAT_LABELS, VALUE_LABELS
 from vision.synth.dataset import make_scene
 from vision.synth.world import World
@@ -148,3 +155,95 @@ def build_dataset(spec: DataSpec, log=print) -> dict[str, np.ndarray]:
     """Every sample of ``spec`` (one process), cached on disk."""
     names = ("images", "maps", "win_images", "win_maps")
     return build_maps_and_crops(spec, make_sample, names, log_every=50, log=log)
+
+
+# ------------------------------------------------------------------------------------------ header crops
+
+
+@dataclass(frozen=True)
+class HeaderSpec:
+    seed: int = 1  # the card model's training scenes (any seed below the held-out ones)
+    n: int = 600
+    render_long_side: int = 2000
+    crop_size: int = 48
+    crop_span: float = HEADER_SPAN  # a disc's crop side over the mat's long side
+    crop_k: tuple[float, float] = (0.8, 1.6)  # photo px per crop px (the render's own where it has fewer)
+    mat_crops: int = 1  # jittered spots per mat, four crops each
+    reader_spots: bool = True  # also each pile's spot as ``read_round`` finds it (the shipped models)
+    other_crops: int = 1  # spots round a hand or the deck, four crops each
+    shuffled: float = 0.3  # share of crops with their colour channels shuffled
+    stress_every: int = 4
+    crops_only: bool = True
+    version: int = 1
+
+    def cache_path(self) -> Path:
+        return cache_path(self, "snorkeling-data", "snorkeling-headers")
+
+
+def _header_end(spot: Spot, corners: np.ndarray) -> int:
+    """Which end of ``spot`` (0: along its axis, 1: the other; ``header_spots``' order) holds the
+    header: the mat's top edge is the truth quad's first side."""
+    top = (corners[0] + corners[1]) / 2 - np.array([spot.x, spot.y])
+    a = np.radians(spot.angle)
+    return 0 if top @ np.array([np.cos(a), np.sin(a)]) > 0 else 1
+
+
+def _read_spots(jpeg: bytes, mats: list[tuple[dict, Spot]]) -> list[tuple[dict, Spot]]:
+    """(truth mat, spot) for each pile the reader reads within a third of a mat of a truth mat's
+    centre (photo px of the render)."""
+    from vision.errors import PhotoError
+    from vision.photo_io import decode_photo
+    from vision.snorkeling.reader import read_round
+
+    photo = decode_photo(jpeg)
+    try:
+        _, reading = read_round(photo)
+    except PhotoError:
+        return []
+    out = []
+    for pile in reading.piles:
+        spot = pile.spot.scaled(photo.scale)
+        mat, near = min(mats, key=lambda m: np.hypot(m[1].x - spot.x, m[1].y - spot.y))
+        if np.hypot(near.x - spot.x, near.y - spot.y) < near.long / 3:
+            out.append((mat, spot))
+    return out
+
+
+def make_header_sample(spec: HeaderSpec, index: int) -> tuple[tuple[np.ndarray, ...], np.ndarray, np.ndarray]:
+    world = World(stress=True) if index % spec.stress_every == spec.stress_every - 1 else None
+    scene = make_scene("snorkeling", spec.seed, index, spec.render_long_side, world=world)
+    photo = cv2.imdecode(np.frombuffer(scene.jpeg, np.uint8), cv2.IMREAD_COLOR)
+    truth = scene.truth
+    rng = np.random.default_rng([spec.seed, index, 13])
+    mats = [(m, spot_of(np.array(m["corners"]))) for m in truth["mats"]]
+    long_mat = float(np.median([s.long for _, s in mats]))
+    k = float(rng.uniform(*spec.crop_k))
+    f = min(1.0, spec.crop_size * k / (spec.crop_span * long_mat))
+    picture = cv2.resize(photo, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 else photo
+    spots: list[tuple[Spot, int]] = []
+    looks = [(m, _jitter(s, rng, 0.05, 6.0)) for m, s in mats for _ in range(spec.mat_crops)]
+    if spec.reader_spots:
+        looks += _read_spots(scene.jpeg, mats)
+    for mat, look in looks:
+        number = MAT_LABELS.index(str(mat["mat"]))
+        end = _header_end(look, np.array(mat["corners"], np.float64))
+        spots += [(d, number if j // 2 == end else 0) for j, d in enumerate(header_spots(look))]
+    others = [np.array(h["cards"][0]) for h in truth["hands"]]
+    if truth["deck"]:
+        others.append(np.array(truth["deck"]["corners"]))
+    for i in rng.permutation(len(others))[: spec.other_crops]:
+        c = others[int(i)].mean(0)
+        look = Spot(float(c[0]), float(c[1]), long_mat * float(np.exp(rng.normal(0, 0.1))), float(rng.uniform(0, 360)))
+        if min(np.hypot(look.x - s.x, look.y - s.y) for _, s in mats) > 0.7 * long_mat:
+            spots += [(d, 0) for d in header_spots(look)]
+    crops = np.stack([crop_square(picture, s.scaled(f), spec.crop_size, spec.crop_span) for s, _ in spots])
+    for j in np.nonzero(rng.random(len(crops)) < spec.shuffled)[0]:
+        crops[j] = crops[j][..., rng.permutation(3)]
+    labels = np.array([[lab] for _, lab in spots], np.int8)
+    return (np.zeros((1, 1), np.uint8),) * 4, crops, labels
+
+
+def build_headers(spec: HeaderSpec, log=print) -> dict[str, np.ndarray]:
+    """Every header sample of ``spec`` (one process), cached on disk."""
+    names = ("images", "maps", "win_images", "win_maps")
+    return build_maps_and_crops(spec, make_header_sample, names, log_every=50, log=log)

@@ -22,7 +22,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from vision.snorkeling.heads import HEADS, LOCATOR_CHANNELS
+from vision.snorkeling.heads import HEADER_HEADS, HEADS, LOCATOR_CHANNELS
 from vision.training import train_locator as loc
 from vision.training.common import ROOT, build_data, export_crop_model, one_cycle, step
 from vision.training.export_onnx import scorecam_metadata
@@ -37,10 +37,12 @@ from vision.training.mondo_tiles_model import (
     predict_logits,
     to_float_nchw,
 )
-from vision.training.snorkeling_data import DataSpec, build_dataset
+from vision.training.snorkeling_data import DataSpec, HeaderSpec, build_dataset, build_headers
 
 CARD_BLOCKS = ((16, 2), (32, 2), (32, 1), (64, 2), (64, 1), (96, 1))  # 96 px -> 12 x 12
 CARD_POOL = 3
+HEADER_BLOCKS = ((16, 2), (32, 2), (32, 1), (64, 2), (64, 1))  # 48 px -> 6 x 6
+HEADER_POOL = 3
 VALID_SHARE = 20  # photos 0 .. n/20 - 1 are validation
 WINDOW = (224, 320)  # the locator trains on windows of the stored pictures (fully convolutional)
 CARD_TURN_DEG, CARD_SCALE_SD, CARD_SHIFT = (
@@ -154,12 +156,13 @@ def export_locator(net: torch.nn.Module, out: Path, spec: DataSpec, info: dict) 
 # ------------------------------------------------------------------------------------------ cards
 
 
-def _geometric(x: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
+def _geometric(x: torch.Tensor, generator: torch.Generator, half_turns: bool = True) -> torch.Tensor:
     """Each crop moved a little as the locator's spots wander: shifted, scaled, turned by a few degrees,
-    or half round (a card lies either way up; the labels hold)."""
+    or half round (a card lies either way up; the labels hold; not a header's numeral, cut upright)."""
     n = len(x)
     angle = (torch.rand(n, generator=generator) - 0.5) * 2 * CARD_TURN_DEG * torch.pi / 180
-    angle = angle + torch.pi * (torch.rand(n, generator=generator) < 0.5)
+    if half_turns:
+        angle = angle + torch.pi * (torch.rand(n, generator=generator) < 0.5)
     scale = torch.exp(torch.randn(n, generator=generator) * CARD_SCALE_SD)
     shift = (torch.rand(n, 2, generator=generator) - 0.5) * 2 * CARD_SHIFT
     cos, sin = torch.cos(angle) * scale, torch.sin(angle) * scale
@@ -178,9 +181,12 @@ def train_cards(
     valid_y: torch.Tensor,
     config: TrainConfig,
     log=print,
+    heads: tuple[str, ...] = tuple(HEADS),
+    half_turns: bool = True,
 ) -> None:
-    """The card model, trained in place: the tile model's recipe (AdamW, one cycle, photometric
-    jitter) with the crops also moved (``_geometric``): 7,400 crops are few for 240 k weights."""
+    """The card model (or the header model), trained in place: the tile model's recipe (AdamW, one
+    cycle, photometric jitter) with the crops also moved (``_geometric``): 7,400 crops are few for
+    240 k weights."""
     torch.manual_seed(config.seed)
     generator = torch.Generator().manual_seed(config.seed)
     per_epoch = -(-len(train_x) // config.batch)
@@ -195,10 +201,10 @@ def train_cards(
         total = 0.0
         for i in range(per_epoch):
             pick = order[i * config.batch : (i + 1) * config.batch]
-            x = _geometric(photometric(to_float_nchw(train_x[pick]), generator), generator)
+            x = _geometric(photometric(to_float_nchw(train_x[pick]), generator), generator, half_turns)
             total += step(opt, sched, heads_loss(model(x), train_y[pick]))
-        accuracy = head_accuracy(predict_logits(model, valid_x), valid_y, tuple(HEADS))
-        log(f"cards epoch {epoch + 1}/{config.epochs}  loss {total / per_epoch:.4f}  "
+        accuracy = head_accuracy(predict_logits(model, valid_x), valid_y, heads)
+        log(f"{heads[0]} epoch {epoch + 1}/{config.epochs}  loss {total / per_epoch:.4f}  "
             f"{time.perf_counter() - t0:.0f} s  " + "  ".join(f"{k} {v:.4f}" for k, v in accuracy.items()))  # fmt: skip
 
 
@@ -246,6 +252,50 @@ def run_cards(
     return metrics
 
 
+def run_headers(spec: HeaderSpec, out: Path, epochs: int, seed: int, log=print) -> dict:
+    """The header model: a header disc's numeral (or none) from a 48 px crop (``HeaderSpec``)."""
+    data, t_data = build_data(spec, build_headers)
+    valid = data["photo"] < max(8, spec.n // VALID_SHARE)
+    x, y = torch.from_numpy(data["crops"]), torch.from_numpy(data["labels"].astype(np.int64))
+    train_x, train_y, valid_x, valid_y = x[~valid], y[~valid], x[valid], y[valid]
+    log(f"headers: {len(train_x)} training crops, {len(valid_x)} validation crops")
+    torch.manual_seed(seed)
+    model = TileNet(HEADER_HEADS, HEADER_BLOCKS, HEADER_POOL, hidden=64)
+    t0 = time.perf_counter()
+    config = TrainConfig(epochs=epochs, batch=64, lr=3e-3, seed=seed, turns=False)
+    train_cards(model, train_x, train_y, valid_x, valid_y, config, log, tuple(HEADER_HEADS), half_turns=False)
+    logits = predict_logits(model, valid_x)
+    temps = fit_temperatures(logits, valid_y)
+    accuracy = head_accuracy(logits, valid_y, tuple(HEADER_HEADS))
+    numeral = valid_y[:, 0] > 0
+    metrics = {
+        "validation": {k: round(v, 4) for k, v in accuracy.items()},
+        "validation_crops": int(len(valid_x)),
+        "numerals": int(numeral.sum()),
+        "numerals_wrong": int((numeral & (logits[0].argmax(1) != valid_y[:, 0])).sum()),
+        "none_read_as_numeral": int((~numeral & (logits[0].argmax(1) > 0)).sum()),
+        "calibration": dict(zip(HEADER_HEADS, [round(t, 3) for t in temps], strict=True)),
+    }
+    training = {
+        "data_seed": spec.seed,
+        "photos": spec.n,
+        "stress_every": spec.stress_every,
+        "crops": int(len(train_x)),
+        "epochs": epochs,
+        "torch_seed": seed,
+        "params": parameter_count(model),
+        "data_s": round(t_data, 1),
+        "train_s": round(time.perf_counter() - t0, 1),
+        "command": "python -m vision.training.train_snorkeling --only headers --out-dir " + str(out.parent),
+    }
+    meta = scorecam_metadata("snorkeling-headers", spec.crop_size, HEADER_HEADS, training, metrics)
+    meta["input"]["crop_span"] = spec.crop_span
+    meta["input"]["crop_k"] = list(spec.crop_k)
+    export_crop_model(model, temps, spec.crop_size, meta, out, valid_x, metrics, log)
+    _keep_weights(model, out)
+    return metrics
+
+
 def _keep_weights(model: torch.nn.Module, out: Path) -> None:
     """The torch weights beside the data cache (build/, not shipped): a later run may start from them."""
     path = ROOT / "build" / "snorkeling-weights" / f"{out.stem}.pt"
@@ -260,15 +310,21 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--locator-epochs", type=int, default=14)
     p.add_argument("--card-epochs", type=int, default=24)
     p.add_argument("--seed", type=int, default=0, help="torch and augmentation seed")
-    p.add_argument("--only", choices=("locator", "cards"), help="train one model")
+    p.add_argument("--header-epochs", type=int, default=20)
+    p.add_argument("--only", choices=("locator", "cards", "headers"), help="train one model")
     p.add_argument("--smoke", action="store_true", help="tiny run (40 photos, 1 epoch each)")
     p.add_argument("--data-only", action="store_true")
     args = p.parse_args(argv)
     if args.smoke:
-        args.n, args.locator_epochs, args.card_epochs = 40, 1, 1
+        args.n, args.locator_epochs, args.card_epochs, args.header_epochs = 40, 1, 1, 1
     torch.set_num_threads(1)  # a shared machine: one core
     spec = DataSpec(n=args.n)
     t0 = time.perf_counter()
+    if args.only in (None, "headers"):  # photos of their own (the reader's spots need the shipped models)
+        run_headers(HeaderSpec(n=args.n), args.out_dir / "snorkeling-headers.onnx", args.header_epochs, args.seed)
+        if args.only:
+            print(f"done in {time.perf_counter() - t0:.0f} s", flush=True)
+            return
     data, t_data = build_data(spec, build_dataset)
     if args.data_only:
         return
