@@ -13,7 +13,7 @@ import pytest
 
 from vision.mediatore.crops import Spot, box_spot
 from vision.mediatore.locate import Corner, _typical_long
-from vision.mediatore.reader import _read_corners, _read_looks, load_corner_model
+from vision.mediatore.reader import SURE, _read_corners, _read_looks, load_corner_model
 from vision.mediatore.refine import NEIGHBOURS, local_long, refine_axes
 from vision.photo_io import read_photo
 from vision.synth.mediatore_scene import SHOWN
@@ -67,9 +67,13 @@ def test_a_corner_cut_too_small_and_turned_is_read_at_its_neighbours_size(photo_
     reads = _read_corners(photo, model, spoiled + [s for _, s in shown[5:]])
     mended = [r.card.id if r.card else None for r in reads[:5]]
     assert mended == truth
-    assert sum(a == t for a, t in zip(alone, truth, strict=True)) < 5  # read as cut, some are lost
-    for r, (_, s) in zip(reads[:5], shown[:5], strict=True):
-        assert r.spot.long == pytest.approx(s.long, rel=0.2)
+    lost = [a != t for a, t in zip(alone, truth, strict=True)]
+    assert any(lost)  # read as cut, some are lost ...
+    for r, (_, s), was_lost in zip(reads[:5], shown[:5], lost, strict=True):
+        # ... and those are read again at their neighbours' size, unless the axis turned onto the
+        # edges was enough to read them surely where they were cut
+        if was_lost and r.spot.long < 0.8 * s.long:
+            assert r.confidence >= SURE
 
 
 def test_a_boxs_long_side_is_the_median_of_its_nearest_sure_corners():

@@ -20,7 +20,7 @@ PLAYERS = ["Anna", "Ben", "Cleo", "Dino"]
 SOLO = ["--bid", "solo", "--bidder", "Anna", "--players", ",".join(PLAYERS), "--last-trick", "bidder"]
 CHIAMO = ["--bid", "chiamo", "--bidder", "Ben", "--called", "3-denari", "--partner", "Dino"]
 CHIAMO += ["--players", ",".join(PLAYERS), "--last-trick", "others"]
-HIDDEN = "21 cards read: a side wins whole tricks of 4, so some corners may be hidden"
+HIDDEN = "19 cards read: a side wins whole tricks of 4, so some corners may be hidden"
 
 
 def run(capsys, *argv) -> tuple[int, str, str]:
@@ -83,8 +83,8 @@ def test_a_photo_side_settles_as_its_truth_or_says_check(capsys, photo, side, op
 
 
 def test_the_table_shows_the_cards_read_the_count_the_flags_and_the_status(capsys):
-    # sample 00001: its 20 cards read and one more misread (fante-denari, 83%, flagged);
-    # as Anna's Solo with the last trick, 4 2/3 + 1 = 5 2/3 -> 5: she pays each of the three 12
+    # sample 00001: 19 of its 20 cards read (4-coppe, no points, not read surely: flagged);
+    # as Anna's Solo with the last trick, 4 1/3 + 1 = 5 1/3 -> 5: she pays each of the three 12
     code, out, err = run(capsys, "mediatore", "round", *SOLO, "--side", f"bidder={PHOTOS[1]}")
     assert code == Exit.SCORED and err == ""
     assert truth_payments("bidder", truth_cards(PHOTOS[1]), SOLO) == {
@@ -94,9 +94,9 @@ def test_the_table_shows_the_cards_read_the_count_the_flags_and_the_status(capsy
         "Dino": 12,
     }
     lines = out.splitlines()
-    assert f"== bidder: {PHOTOS[1]}" in lines and "21 cards read" in lines
+    assert f"== bidder: {PHOTOS[1]}" in lines and "19 cards read" in lines
     assert any(line.split() == ["1-bastoni", "1", "100%"] for line in lines)  # a card, its points
-    assert "card points: 4 2/3 -> 4 (thirds are floored at the round's end)" in lines
+    assert "card points: 4 1/3 -> 4 (thirds are floored at the round's end)" in lines
     assert next(line.split() for line in lines if line.startswith("Total")) == [
         "Total",
         "-36",
@@ -105,10 +105,10 @@ def test_the_table_shows_the_cards_read_the_count_the_flags_and_the_status(capsy
         "+12",
     ]
     assert (
-        f"Bidder (Anna): 21 cards, 4 2/3 + 1 for the last trick = 5 2/3 -> 5 points: loses "
+        f"Bidder (Anna): 19 cards, 4 1/3 + 1 for the last trick = 5 1/3 -> 5 points: loses "
         f"(counted from {PHOTOS[1]})"
     ) in lines
-    assert "Others (Ben, Cleo, Dino): 19 cards, 7 -> 7 points: wins (the rest of the deck)" in lines
+    assert "Others (Ben, Cleo, Dino): 21 cards, 7 1/3 -> 7 points: wins (the rest of the deck)" in lines
     # the count that is not whole tricks is named as a doubt once, below the settlement; the round is `check`
     assert sum(HIDDEN in line for line in lines) == 1
     flags = lines[lines.index("To check before anyone pays:") + 1 : -1]
@@ -257,7 +257,7 @@ def test_a_photo_without_cards_is_one_line_and_exit_4(capsys, tmp_path):
 def test_the_ledger_takes_a_round_through_the_same_loader_and_only_a_possible_one(capsys, tmp_path):
     ledger = tmp_path / "game.json"
     pictures = tmp_path / "pictures"
-    # 21 cards read: no pile of whole tricks, so the ledger (which keeps the cards) refuses, and
+    # 19 cards read: no pile of whole tricks, so the ledger (which keeps the cards) refuses, and
     # nothing is written, neither the ledger nor a picture
     code, out, err = run(
         capsys,
@@ -273,7 +273,7 @@ def test_the_ledger_takes_a_round_through_the_same_loader_and_only_a_possible_on
     )
     assert (code, out) == (Exit.UNREADABLE, "") and len(err.strip().splitlines()) == 1
     assert err.startswith(
-        f"scorecam: {PHOTOS[1]}: the ledger keeps only a possible round, and as read the bidder side won 21 cards"
+        f"scorecam: {PHOTOS[1]}: the ledger keeps only a possible round, and as read the bidder side won 19 cards"
     )
     assert not ledger.exists() and not pictures.exists()
     # a list for the bidder and a photo of the others: the list's round goes into the ledger

@@ -192,8 +192,14 @@ def build_dataset(spec: DataSpec, log=print) -> dict[str, np.ndarray]:
 @dataclass(frozen=True)
 class LocatedSpec:
     """Crops cut where the trained locator finds corners, as the reader cuts them (its decode, its
-    spot, along the found axis and across it): the corner model learns the locator's errors of place,
-    size and axis, and what it finds that is no corner. Keyed by the locator file's hash too."""
+    spot with the axis turned onto the edges round it, along that axis and across it, and again at
+    the size the reader's second read takes): the corner model learns the locator's errors of place,
+    size and axis, and what it finds that is no corner. Keyed by the locator file's hash too.
+
+    Version 2 (issue 12): the spots are refined as the reader refines them (``refine_axes``), each is
+    also cut at its true box's size (the reader's second read, at the surely read neighbours' size),
+    and every ``full_every``-th photo is rendered at 12 MP, as the photos the reader is measured on
+    (a 2000 px render shows a small card's corner box only ~30 px long: softer than a phone's)."""
 
     seed: int = 3
     n: int = 300
@@ -201,10 +207,15 @@ class LocatedSpec:
     locator_sha: str = ""
     match: float = 0.35  # a found corner within this many box long sides of a corner that shows is it
     stress_every: int = 4
-    version: int = 1
+    full_every: int = 2  # every this many-th photo rendered at FULL_LONG_SIDE (0: none)
+    resize_sd: float = 0.05  # the second read's size: the true box's long side, times exp(N(0, sd))
+    version: int = 2
 
     def cache_path(self) -> Path:
         return cache_path(self, "mediatore-data", "mediatore-located")
+
+
+FULL_LONG_SIDE = 4000  # a 12 MP photo's long side, as `scorecam synth` writes by default
 
 
 def located_sample(spec: LocatedSpec, index: int, locator, corners) -> tuple[np.ndarray, np.ndarray]:
@@ -213,14 +224,19 @@ def located_sample(spec: LocatedSpec, index: int, locator, corners) -> tuple[np.
 
     from vision.mediatore.locate import locate_corners
     from vision.mediatore.reader import LOOKS, _crops
+    from vision.mediatore.refine import refine_axes
     from vision.photo_io import decode_photo
 
     world = World(stress=True) if index % spec.stress_every == spec.stress_every - 1 else None
-    scene = make_scene("mediatore", spec.seed, index, spec.render_long_side, world=world)
+    full = spec.full_every and index % spec.full_every == 0
+    scene = make_scene(
+        "mediatore", spec.seed, index, FULL_LONG_SIDE if full else spec.render_long_side, world=world
+    )
     photo = decode_photo(scene.jpeg)
     found = locate_corners(photo, locator)
     if not found.corners:
         return np.zeros((0, corners.input_size, corners.input_size, 3), np.uint8), np.zeros((0, 2), np.int8)
+    rng = np.random.default_rng([spec.seed, index, 11])
     truth = scene.truth
     boxes = [
         (c["card"], share, box_spot(np.array(c["corner_boxes"][w]) / photo.scale))
@@ -228,18 +244,21 @@ def located_sample(spec: LocatedSpec, index: int, locator, corners) -> tuple[np.
         for w, share in c["uncovered"].items()
     ]
     spots, labels = [], []
-    for corner in found.corners:
-        s = corner.spot
+    for s in refine_axes(photo, [c.spot for c in found.corners]):
         near = min(boxes, key=lambda b: np.hypot(b[2].x - s.x, b[2].y - s.y))
         close = np.hypot(near[2].x - s.x, near[2].y - s.y) < spec.match * near[2].long
         if close and HIDDEN < near[1] < SHOWN:
             continue  # partly covered: left out, as in the main set
-        for size, turn in LOOKS:
-            look = _replace(s, long=s.long * size, angle=s.angle + turn)
-            off_axis = abs((look.angle - near[2].angle + 90.0) % 180.0 - 90.0)
-            shows = close and near[1] >= SHOWN and off_axis < 45.0
-            spots.append(look)
-            labels.append(card_label(near[0]) if shows else (0, -1))
+        # the reader's first read at the locator's size, its second at the surely read neighbours'
+        # (about the true box's size where there is one, else the region's own, a little off)
+        second = near[2].long if close else s.long
+        for long in (s.long, second * float(np.exp(rng.normal(0.0, spec.resize_sd)))):
+            for size, turn in LOOKS:
+                look = _replace(s, long=long * size, angle=s.angle + turn)
+                off_axis = abs((look.angle - near[2].angle + 90.0) % 180.0 - 90.0)
+                shows = close and near[1] >= SHOWN and off_axis < 45.0
+                spots.append(look)
+                labels.append(card_label(near[0]) if shows else (0, -1))
     return _crops(photo, spots, corners), np.array(labels, np.int8)
 
 

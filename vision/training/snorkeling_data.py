@@ -170,6 +170,7 @@ class HeaderSpec:
     crop_k: tuple[float, float] = (0.8, 1.6)  # photo px per crop px (the render's own where it has fewer)
     mat_crops: int = 1  # jittered spots per mat, four crops each
     reader_spots: bool = True  # also each pile's spot as ``read_round`` finds it (the shipped models)
+    reader_models: str = ""  # the hashes of the models those spots came from (part of the cache's key)
     other_crops: int = 1  # spots round a hand or the deck, four crops each
     shuffled: float = 0.3  # share of crops with their colour channels shuffled
     stress_every: int = 4
@@ -233,7 +234,9 @@ def make_header_sample(spec: HeaderSpec, index: int) -> tuple[tuple[np.ndarray, 
         others.append(np.array(truth["deck"]["corners"]))
     for i in rng.permutation(len(others))[: spec.other_crops]:
         c = others[int(i)].mean(0)
-        look = Spot(float(c[0]), float(c[1]), long_mat * float(np.exp(rng.normal(0, 0.1))), float(rng.uniform(0, 360)))
+        look = Spot(
+            float(c[0]), float(c[1]), long_mat * float(np.exp(rng.normal(0, 0.1))), float(rng.uniform(0, 360))
+        )
         if min(np.hypot(look.x - s.x, look.y - s.y) for _, s in mats) > 0.7 * long_mat:
             spots += [(d, 0) for d in header_spots(look)]
     crops = np.stack([crop_square(picture, s.scaled(f), spec.crop_size, spec.crop_span) for s, _ in spots])

@@ -296,6 +296,17 @@ def run_headers(spec: HeaderSpec, out: Path, epochs: int, seed: int, log=print) 
     return metrics
 
 
+def _reader_models() -> str:
+    """The shipped locator's and card model's hashes: the reader spots the header crops are cut at
+    come from them."""
+    import hashlib
+
+    from vision.onnx_model import models_dir
+
+    files = ("snorkeling-locator.onnx", "snorkeling-cards.onnx")
+    return ",".join(hashlib.sha1((models_dir() / f).read_bytes()).hexdigest()[:12] for f in files)
+
+
 def _keep_weights(model: torch.nn.Module, out: Path) -> None:
     """The torch weights beside the data cache (build/, not shipped): a later run may start from them."""
     path = ROOT / "build" / "snorkeling-weights" / f"{out.stem}.pt"
@@ -321,7 +332,8 @@ def main(argv: list[str] | None = None) -> None:
     spec = DataSpec(n=args.n)
     t0 = time.perf_counter()
     if args.only in (None, "headers"):  # photos of their own (the reader's spots need the shipped models)
-        run_headers(HeaderSpec(n=args.n), args.out_dir / "snorkeling-headers.onnx", args.header_epochs, args.seed)
+        spec_h = HeaderSpec(n=args.n, reader_models=_reader_models())
+        run_headers(spec_h, args.out_dir / "snorkeling-headers.onnx", args.header_epochs, args.seed)
         if args.only:
             print(f"done in {time.perf_counter() - t0:.0f} s", flush=True)
             return
