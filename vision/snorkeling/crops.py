@@ -83,8 +83,8 @@ def header_crops(photo: Photo, mats: list[Spot], model: OnnxModel) -> np.ndarray
     spots = [s for m in mats for s in header_spots(m)]
     if not spots:
         return np.zeros((0, size, size, 3), np.uint8)
-    # full-size px per crop px; the coarsest decode with k_lo px or more per crop px (a numeral's
-    # strokes are what the model reads: sharper than the card crops' k_hi / 2)
+    # full-size px per crop px; the coarsest decode with k_lo px or more per crop px (the model's
+    # metadata says how soft a crop it reads as well as a sharp one)
     wanted = span * float(np.median([s.long for s in spots])) * photo.scale / size
     fine, fine_scale = photo.at_scale(max(1.0, wanted / k_lo))
     to_fine = photo.scale / fine_scale
