@@ -54,6 +54,27 @@ def test_both_corners_of_one_card_make_one_card_not_a_duplicate():
     assert len(cards[1].corners) == 2
 
 
+def test_a_cards_two_corners_read_with_boxes_too_small_are_still_one_card():
+    # the located boxes' long sides come out ~0.75 of the true ones: the diagonal measures ~1.35 of it
+    true_long, read_long = 40.0, 30.0
+    far = PAIR_DISTANCE * true_long
+    a = Spot(100.0, 100.0, read_long, 90.0)
+    b = Spot(100.0 + far * 45 / 77.4, 100.0 + far * 63 / 77.4, read_long, 93.0)  # along the diagonal
+    cards, flags = _cards([_read(a, "re-spade"), _read(b, "re-spade")])
+    assert len(cards) == 1 and not cards[0].duplicate and flags == []
+
+
+def test_the_same_card_a_diagonal_away_but_not_along_the_diagonal_is_a_duplicate():
+    # a card's length down a column, or across a row: as far as its other corner, not where it lies
+    a = Spot(100.0, 100.0, 40.0, 90.0)
+    far = PAIR_DISTANCE * 40.0
+    for b in (Spot(100.0, 100.0 + far, 40.0, 90.0), Spot(100.0 + far, 100.0, 40.0, 90.0)):
+        cards, flags = _cards([_read(a, "3-denari"), _read(b, "3-denari", 0.95)])
+        assert cards[0].duplicate and flags == [
+            "3-denari: read at 2 places (the deck has one): one of them is another card"
+        ]
+
+
 def test_one_card_read_at_two_places_that_cannot_be_its_corners_is_one_card_flagged():
     a, b = Spot(100.0, 100.0, 40.0, 90.0), Spot(160.0, 100.0, 40.0, 90.0)  # side by side in a row
     cards, flags = _cards([_read(a, "3-denari"), _read(b, "3-denari", 0.95)])

@@ -21,6 +21,8 @@ CORNER_SPAN = 1.25  # crop side over the corner box's long side
 # from one corner box's centre to the other's of the same card, in box long sides (card-local mm:
 # (6.5, 13.5) and (51.5, 76.5))
 PAIR_DISTANCE = float(np.hypot(CARD_MM[0] - CORNER_MM[0], CARD_MM[1] - CORNER_MM[1]) / CORNER_MM[1])
+# ... along the card's diagonal between them, this many degrees off the boxes' axis (the card's length)
+PAIR_ANGLE = float(np.degrees(np.arctan2(CARD_MM[0] - CORNER_MM[0], CARD_MM[1] - CORNER_MM[1])))
 
 
 def box_spot(quad: np.ndarray) -> Spot:

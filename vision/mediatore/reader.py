@@ -29,7 +29,7 @@ import numpy as np
 
 from scoring.mediatore import DECK, Card
 from vision.errors import PhotoError
-from vision.mediatore.crops import PAIR_DISTANCE, Spot, crop_corner
+from vision.mediatore.crops import PAIR_ANGLE, PAIR_DISTANCE, Spot, crop_corner
 from vision.mediatore.locate import Corner, LocatorModel, locate_corners
 from vision.mediatore.refine import local_long, refine_axes
 from vision.onnx_model import OnnxModel, load_model, models_dir
@@ -41,8 +41,15 @@ SURE = 0.9  # a card read below this probability is flagged
 NOT_A_CORNER = 0.5  # a corner read "none" with this probability is dropped
 READ_MIN = 0.6  # a corner whose likeliest card is below this is not read (counted unreadable, never guessed)
 SAME_SPOT = 0.5  # two corners closer than this (box long sides) are one corner found twice
-PAIR_TOLERANCE = 0.3  # a card's two corners lie PAIR_DISTANCE box long sides apart, to this share
-PAIR_TURN = 25.0  # ... and parallel, to this many degrees
+# a card's two corners lie PAIR_DISTANCE box long sides apart, within this range of it: wide, as the
+# boxes' long sides read are rough (on the development photos, seeds 9660 and 9661, a card's two
+# corners read lie 0.63 to 1.57 of it apart, most of them; other cards' corners anywhere) ...
+PAIR_RANGE = (0.6, 1.6)
+PAIR_TURN = 25.0  # ... parallel, to this many degrees ...
+# ... and one lies from the other at PAIR_ANGLE to their axis (the card's diagonal between the boxes'
+# centres), to this many degrees: the corners read of one card lie 24 to 64 degrees off the axis
+# (most 28-45), which the distance alone does not see (other cards' corners lying 0-20 or 80-90 off)
+PAIR_ANGLE_TOLERANCE = 25.0
 TRICK = 4
 LOOKS = ((1.0, 0.0), (1.0, 90.0))  # (size, turn) of each crop of a corner
 RESIZE_MIN = 0.05  # a corner is read again at its neighbours' size when that is this much different
@@ -158,11 +165,18 @@ def _read_corners(photo: Photo, model: OnnxModel, spots: list[Spot]) -> list[Cor
 
 
 def _pair(a: Spot, b: Spot) -> bool:
-    """Whether two corner boxes can be the two corners of one card."""
+    """Whether two corner boxes can be the two corners of one card: a card's diagonal apart (within
+    PAIR_RANGE), parallel (PAIR_TURN), and one from the other along the diagonal (PAIR_ANGLE)."""
     long = (a.long + b.long) / 2
-    d = float(np.hypot(a.x - b.x, a.y - b.y)) / long
+    d = float(np.hypot(a.x - b.x, a.y - b.y)) / long / PAIR_DISTANCE
     turn = abs((a.angle - b.angle + 90.0) % 180.0 - 90.0)
-    return abs(d - PAIR_DISTANCE) <= PAIR_TOLERANCE * PAIR_DISTANCE and turn <= PAIR_TURN
+    towards = float(np.degrees(np.arctan2(b.y - a.y, b.x - a.x)))
+    off_axis = abs((towards - a.angle + 90.0) % 180.0 - 90.0)  # 0 to 90: the axis has no way up
+    return (
+        PAIR_RANGE[0] <= d <= PAIR_RANGE[1]
+        and turn <= PAIR_TURN
+        and abs(off_axis - PAIR_ANGLE) <= PAIR_ANGLE_TOLERANCE
+    )
 
 
 def _distinct(spots: list[Spot]) -> list[Spot]:
