@@ -237,23 +237,31 @@ def run_cards(
         "cards_wrong": int((has_card & ~card_right).sum()),
         "calibration": dict(zip(HEADS, [round(t, 3) for t in temps], strict=True)),
     }
-    training = {
-        "data_seed": spec.seed,
-        "photos": spec.n,
-        "stress_every": spec.stress_every,
-        "crops": int(len(train_x)),
-        "epochs": epochs,
-        "torch_seed": seed,
-        "params": parameter_count(model),
-        "train_s": round(time.perf_counter() - t0, 1),
-        "command": "python -m vision.training.train_snorkeling --out-dir " + str(out.parent),
-    }
+    command = "python -m vision.training.train_snorkeling --out-dir " + str(out.parent)
+    training = _training(spec, len(train_x), epochs, seed, model, t0, command)
     meta = scorecam_metadata("snorkeling-cards", spec.crop_size, HEADS, training, metrics)
     meta["input"]["crop_span"] = spec.crop_span
     meta["input"]["crop_k"] = list(spec.crop_k)
     export_crop_model(model, temps, spec.crop_size, meta, out, valid_x, metrics, log)
     _keep_weights(model, out)
     return metrics
+
+
+def _training(
+    spec, crops: int, epochs: int, seed: int, model: torch.nn.Module, t0: float, command: str
+) -> dict:
+    """What a crop model's metadata says of its training."""
+    return {
+        "data_seed": spec.seed,
+        "photos": spec.n,
+        "stress_every": spec.stress_every,
+        "crops": int(crops),
+        "epochs": epochs,
+        "torch_seed": seed,
+        "params": parameter_count(model),
+        "train_s": round(time.perf_counter() - t0, 1),
+        "command": command,
+    }
 
 
 def run_headers(spec: HeaderSpec, out: Path, epochs: int, seed: int, log=print) -> dict:
@@ -280,18 +288,8 @@ def run_headers(spec: HeaderSpec, out: Path, epochs: int, seed: int, log=print) 
         "none_read_as_numeral": int((~numeral & (logits[0].argmax(1) > 0)).sum()),
         "calibration": dict(zip(HEADER_HEADS, [round(t, 3) for t in temps], strict=True)),
     }
-    training = {
-        "data_seed": spec.seed,
-        "photos": spec.n,
-        "stress_every": spec.stress_every,
-        "crops": int(len(train_x)),
-        "epochs": epochs,
-        "torch_seed": seed,
-        "params": parameter_count(model),
-        "data_s": round(t_data, 1),
-        "train_s": round(time.perf_counter() - t0, 1),
-        "command": "python -m vision.training.train_snorkeling --only headers --out-dir " + str(out.parent),
-    }
+    command = "python -m vision.training.train_snorkeling --only headers --out-dir " + str(out.parent)
+    training = _training(spec, len(train_x), epochs, seed, model, t0, command) | {"data_s": round(t_data, 1)}
     meta = scorecam_metadata("snorkeling-headers", spec.crop_size, HEADER_HEADS, training, metrics)
     meta["input"]["crop_span"] = spec.crop_span
     # the reader cuts from the coarsest decode with HEADER_READ_K_LO photo px per crop px or more
