@@ -23,6 +23,7 @@ import time
 from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Literal
 
 import cv2
 import numpy as np
@@ -206,7 +207,7 @@ def read_round(
     cards: OnnxModel | None = None,
     mats: Collection[int] | None = None,
     players: int | None = None,
-    headers: OnnxModel | None | bool = None,
+    headers: OnnxModel | None | Literal[False] = None,
 ) -> tuple[RoundBoard, RoundReading]:
     """The round on the table in ``image`` and how it was read; a PhotoError when no table is in it.
     ``mats``: the mat numbers in play where the players said so (``score --players 1=Anna ...``):
@@ -253,7 +254,7 @@ def read_round(
         probs = {k: np.concatenate([p[:n], more_probs[k], p[n:]]) for k, p in probs.items()}
     if headers is not False:  # the mats' numbers read again from their headers' numerals
         probs["mat"] = _numbers_from_headers(
-            photo, probs["mat"], spots, len(looks), tuple(model.heads["mat"]), headers or None
+            photo, probs["mat"], spots, len(looks), tuple(model.heads["mat"]), headers
         )
     t2 = time.perf_counter()
     sure = 1.0 - probs["mat"][: len(looks), none]
