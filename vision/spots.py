@@ -9,9 +9,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
+
+if TYPE_CHECKING:
+    from vision.photo_io import Photo
 
 
 @dataclass(frozen=True)
@@ -80,6 +84,25 @@ def spot_crops(
             local = local.scaled(shrink)
         crops.append(crop(region, local, size, span))
     return np.stack(crops) if crops else np.zeros((0, size, size, 3), np.uint8)
+
+
+def decoded_crops(
+    photo: Photo,
+    spots: list[Spot],
+    crop: Callable[[np.ndarray, Spot, int, float], np.ndarray],
+    size: int,
+    span: float,
+    k_range: tuple[float, float],
+) -> np.ndarray:
+    """``crop`` of each spot (view px of ``photo``), cut from the coarsest decode of the photo (the
+    fastest) that still has ``k_range[0]`` full-size px or more per crop px at the spots' median size:
+    libjpeg's 1/1, 1/2, 1/4, 1/8 give k in [k_lo, 2 k_lo), shrunk into ``k_range`` where past it."""
+    if not spots:
+        return np.zeros((0, size, size, 3), np.uint8)
+    wanted = span * float(np.median([s.long for s in spots])) * photo.scale / size  # full-size px per crop px
+    fine, fine_scale = photo.at_scale(max(1.0, wanted / k_range[0]))
+    to_fine = photo.scale / fine_scale
+    return spot_crops(fine, [s.scaled(to_fine) for s in spots], crop, size, span, k_range)
 
 
 def half_turn_average(

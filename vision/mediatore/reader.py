@@ -34,7 +34,7 @@ from vision.mediatore.locate import Corner, LocatorModel, locate_corners
 from vision.mediatore.refine import local_long, refine_axes
 from vision.onnx_model import OnnxModel, load_model, models_dir
 from vision.photo_io import Photo, decode_photo, read_photo
-from vision.spots import half_turn_average, spot_crops
+from vision.spots import decoded_crops, half_turn_average
 
 CORNER_MODEL = "mediatore-corners.onnx"
 SURE = 0.9  # a card read below this probability is flagged
@@ -97,16 +97,9 @@ def load_corner_model(path: str | None = None) -> OnnxModel:
 
 def _crops(photo: Photo, spots: list[Spot], model: OnnxModel) -> np.ndarray:
     """Each spot's crop, cut from a decode of the photo fine enough for the model (``crop_k``)."""
-    size = model.input_size
     span = float(model.metadata["input"]["crop_span"])
     k_lo, k_hi = (float(v) for v in model.metadata["input"]["crop_k"])
-    box_long = float(np.median([s.long for s in spots]))
-    # full-size px per crop px at the boxes' size; the coarsest decode (the fastest) that still has
-    # k_lo px or more per crop px: libjpeg's 1/1, 1/2, 1/4, 1/8 give k in [k_lo, 2 k_lo)
-    wanted = span * box_long * photo.scale / size
-    fine, fine_scale = photo.at_scale(max(1.0, wanted / k_lo))
-    to_fine = photo.scale / fine_scale
-    return spot_crops(fine, [spot.scaled(to_fine) for spot in spots], crop_corner, size, span, (k_lo, k_hi))
+    return decoded_crops(photo, spots, crop_corner, model.input_size, span, (k_lo, k_hi))
 
 
 def _run(model: OnnxModel, crops: np.ndarray) -> dict[str, np.ndarray]:

@@ -21,7 +21,7 @@ import numpy as np
 
 from vision.mediatore.crops import Spot, crop_corner
 from vision.photo_io import Photo
-from vision.spots import spot_crops
+from vision.spots import decoded_crops
 
 AXIS_CROP = 64  # px: the square round a box whose gradients give its axis
 AXIS_SPAN = 1.5  # ... this many box long sides wide
@@ -52,11 +52,7 @@ def refine_axes(photo: Photo, spots: list[Spot]) -> list[Spot]:
     the reader also reads it a quarter turn round)."""
     if not spots:
         return []
-    box_long = float(np.median([s.long for s in spots]))
-    wanted = AXIS_SPAN * box_long * photo.scale / AXIS_CROP  # full-size px per crop px
-    fine, fine_scale = photo.at_scale(max(1.0, wanted / 0.7))
-    g = photo.scale / fine_scale
-    crops = spot_crops(fine, [s.scaled(g) for s in spots], crop_corner, AXIS_CROP, AXIS_SPAN, (0.7, 1.6))
+    crops = decoded_crops(photo, spots, crop_corner, AXIS_CROP, AXIS_SPAN, (0.7, 1.6))
     # the crop's x runs across the axis and its y along it: a mirror of the photo, so an edge turned
     # by +a in the crop is turned by -a in the photo
     return [

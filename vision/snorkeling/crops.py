@@ -11,7 +11,7 @@ import numpy as np
 
 from vision.onnx_model import OnnxModel
 from vision.photo_io import Photo
-from vision.spots import Spot, crop_square, half_turn_average, spot_crops, spot_of
+from vision.spots import Spot, crop_square, decoded_crops, half_turn_average, spot_crops, spot_of
 
 __all__ = [
     "CARD_MM",
@@ -76,16 +76,9 @@ def header_spots(mat: Spot) -> list[Spot]:
 
 def header_crops(photo: Photo, mats: list[Spot], model: OnnxModel) -> np.ndarray:
     """The four header crops of each mat (``header_spots``, view px), 4 x len(mats) of them, cut
-    from a decode of the photo fine enough for the model (``crop_k``)."""
-    size = model.input_size
+    from the coarsest decode with the model's ``crop_k[0]`` photo px per crop px or more (its
+    metadata says how soft a crop it reads as well as a sharp one)."""
     span = float(model.metadata["input"]["crop_span"])
-    k_lo, k_hi = (float(v) for v in model.metadata["input"]["crop_k"])
+    k_range = tuple(float(v) for v in model.metadata["input"]["crop_k"])
     spots = [s for m in mats for s in header_spots(m)]
-    if not spots:
-        return np.zeros((0, size, size, 3), np.uint8)
-    # full-size px per crop px; the coarsest decode with k_lo px or more per crop px (the model's
-    # metadata says how soft a crop it reads as well as a sharp one)
-    wanted = span * float(np.median([s.long for s in spots])) * photo.scale / size
-    fine, fine_scale = photo.at_scale(max(1.0, wanted / k_lo))
-    to_fine = photo.scale / fine_scale
-    return spot_crops(fine, [s.scaled(to_fine) for s in spots], crop_square, size, span, (k_lo, k_hi))
+    return decoded_crops(photo, spots, crop_square, model.input_size, span, k_range)
