@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any
 
 from scoring.errors import BoardFormatError, shown
@@ -80,9 +81,12 @@ class Island:
         _check_island(self)
 
     def tile_at(self, row: int, col: int) -> Tile | None:
-        return self._by_cell().get((row, col))
+        return self._by_cell.get((row, col))
 
+    @cached_property
     def _by_cell(self) -> dict[tuple[int, int], Tile]:
+        # made once: the scorer and the reader look tiles up thousands of times a photo (the
+        # island is frozen, so the map never goes stale)
         return {tile.cell: tile for tile in self.tiles}
 
     def cells(self) -> Iterator[tuple[int, int]]:
@@ -92,7 +96,7 @@ class Island:
 
     @property
     def empty_cells(self) -> tuple[tuple[int, int], ...]:
-        taken = self._by_cell()
+        taken = self._by_cell
         return tuple(cell for cell in self.cells() if cell not in taken)
 
 

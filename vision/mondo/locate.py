@@ -351,6 +351,12 @@ class _Candidate:
             and not self.implausible()
         )
 
+    def complete(self) -> bool:
+        """Whether this look put a tile centre on every cell of a grid it trusts: a zoomed look at
+        another scale is then not needed (the reader keeps the first of equal looks)."""
+        g = self.found.extent[2]
+        return not self.implausible() and int(self.found.used.sum()) >= g * g
+
     def implausible(self) -> bool:
         """Whether the lattice is far from the occupied cells it was fitted in: a grid with many
         times their area (or a small part of them), or with a corner well beyond them, came from a
@@ -529,7 +535,14 @@ def locate_islands(
     whole = [c for c in candidates if not c.cut]
     candidates = whole or candidates
     for n, cand in enumerate(candidates):  # every island looked at again, zoomed
-        looks = [zoom_pass(model, image, cand, grid, finer, cell_px) for cell_px in ZOOM_CELLS]
+        looks: list[_Candidate | None] = []
+        for cell_px in ZOOM_CELLS:
+            looks.append(zoom_pass(model, image, cand, grid, finer, cell_px))
+            if looks[-1] is not None and looks[-1].complete():
+                # the next look can at most tie, and a tie keeps this one (with no grid given, a
+                # full 3x3 might still be part of a 4x4 a closer look sees: no reading of 200
+                # development photos changed, either way the grid is given)
+                break
         zoomed = max(
             (z for z in looks if z is not None),
             key=lambda z: (not z.implausible(), int(z.found.used.sum())),
