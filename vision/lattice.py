@@ -54,7 +54,9 @@ def homography_to(pts: np.ndarray, lattice: np.ndarray) -> np.ndarray | None:
     pts, lattice = np.asarray(pts, np.float64), np.asarray(lattice, np.float64)
     if len(pts) < 3:
         return None
-    nodes = np.unique(lattice, axis=0)
+    # the distinct nodes, in any order (`_off_a_line`'s answer does not depend on it); a set, as
+    # np.unique over rows costs more than the fit it guards
+    nodes = np.array(sorted(set(map(tuple, lattice.tolist()))), np.float64).reshape(-1, 2)
     off = _off_a_line(nodes)
     if off == 0:
         return None
@@ -114,13 +116,23 @@ def _bases(pts: np.ndarray, seed: int) -> list[np.ndarray]:
     return [g]
 
 
-def _grow(g: np.ndarray, pts: np.ndarray, tol: float) -> np.ndarray:
+Fits = dict[tuple[bytes, bytes], "np.ndarray | None"]
+
+
+def _grow(g: np.ndarray, pts: np.ndarray, tol: float, fits: Fits | None = None) -> np.ndarray:
+    """Refine an affine guess at its seed (lattice origin) outwards: the points near the origin
+    first, then all of them. `fits` remembers each refit by the points and nodes it used: the
+    guesses from different seeds mostly settle onto the same lattice, and refit the same points."""
+    fits = {} if fits is None else fits
     for radius in (1.6, 2.6, 4.1, np.inf, np.inf):
         fit = assign(g, pts, tol)
         ok = fit.inliers & (np.hypot(*fit.nodes.T) <= radius)
         if ok.sum() < 3:
             break
-        g_new = homography_to(pts[ok], fit.nodes[ok])
+        key = (ok.tobytes(), fit.nodes[ok].tobytes())
+        if key not in fits:
+            fits[key] = homography_to(pts[ok], fit.nodes[ok])
+        g_new = fits[key]
         if g_new is None:
             break
         g = g_new
@@ -141,8 +153,9 @@ def fit_lattice(
         for seed in np.argsort(np.hypot(*(pts - middle).T))[:SEEDS]:
             guesses += _bases(pts, int(seed))
     best, best_key = None, None
+    fits: Fits = {}
     for g in guesses:
-        fit = assign(_grow(g, pts, tol), pts, tol)
+        fit = assign(_grow(g, pts, tol, fits), pts, tol)
         if fit.count < 3:
             continue
         key = (support(fit), -float(fit.residuals[fit.inliers].mean()))
