@@ -152,3 +152,27 @@ def test_read_sea_decodes_with_the_kit_by_default_and_keeps_the_head_by_head_rea
     assert by_kit.head_by_head is not None and by_kit.head_by_head.cells == by_heads.cells
     assert len(by_kit.cells) == len(by_heads.cells) == len(board.cells)
     assert sorted(c.content for c in by_kit.cells) == sorted(c.content for c in board.cells)
+
+
+def test_a_cell_the_kit_reads_otherwise_than_it_shows_is_read_as_the_card_and_flagged():
+    # C1 upright, its octopus cell looking like a fish (0.6): the kit reads the card's octopus there,
+    # and the reader says so, as the card may be the wrong one; the cells read as they show are not
+    cells = _sea(Play(_face("C1"), 0, 0, 0))
+    probs = _probs(cells)
+    octopus = next(i for i, c in enumerate(cells) if c.content == "octopus")
+    probs["content"][octopus] = 0.0
+    probs["content"][octopus, HEADS["content"].index("fish")] = 0.6
+    probs["content"][octopus, HEADS["content"].index("octopus")] = 0.4
+    shown = Cell(cells[octopus].x, cells[octopus].y, "fish", None, cells[octopus].frame)
+    readings = [CellReading(c, np.zeros((4, 2)), SURE_P, "fish 0.01") for c in cells]
+    readings[octopus] = CellReading(shown, np.zeros((4, 2)), 0.6, "an octopus 0.40")
+    found = SimpleNamespace(
+        nodes=_nodes(cells), seen=np.ones(len(cells), bool), sea_values=np.ones(len(cells))
+    )
+    kept, flags = _kit_readings(SimpleNamespace(heads=HEADS), probs, found, readings, None)
+    assert [r.cell for r in kept] == cells
+    c = cells[octopus]
+    assert flags == (
+        f"Cell ({c.x}, {c.y}): read as an octopus pointing E in a circle frame by the card of the kit "
+        f"that fits there, though the cell itself shows a fish in a circle frame (0.60): check it",
+    )
