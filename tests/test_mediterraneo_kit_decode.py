@@ -27,6 +27,18 @@ def _nodes(cells: list[Cell]) -> np.ndarray:
     return np.array([(c.x, c.y) for c in cells])
 
 
+def _c1_octopus_like_a_fish() -> tuple[list[Cell], dict[str, np.ndarray], int]:
+    """C1 upright (fish, octopus:E / ray, turtle / starfish, jellyfish), read surely but for its
+    octopus cell, which the model takes for a fish (0.6 against 0.4): cells, probabilities, that cell."""
+    cells = _sea(Play(_face("C1"), 0, 0, 0))
+    probs = _probs(cells)
+    octopus = next(i for i, c in enumerate(cells) if c.content == "octopus")
+    probs["content"][octopus] = 0.0
+    probs["content"][octopus, HEADS["content"].index("fish")] = 0.6
+    probs["content"][octopus, HEADS["content"].index("octopus")] = 0.4
+    return cells, probs, octopus
+
+
 def test_the_kit_has_every_sea_and_seagull_face_in_four_turns_and_names_the_objective_cards():
     kit = shipped_templates()
     assert len(kit.cards) == (18 + 2) * 4  # 18 sea faces, the seagull backs of C9 and S9
@@ -41,12 +53,7 @@ def test_the_kit_has_every_sea_and_seagull_face_in_four_turns_and_names_the_obje
 def test_a_cell_whose_reading_no_card_allows_beside_its_card_is_read_as_the_card_shows_it():
     # C1 upright: fish, octopus:E / ray, turtle / starfish, jellyfish. The octopus cell looks like a
     # fish to the model (0.6), pointing N rather than E: no card has a fish there beside these cells.
-    cells = _sea(Play(_face("C1"), 0, 0, 0))
-    probs = _probs(cells)
-    octopus = next(i for i, c in enumerate(cells) if c.content == "octopus")
-    probs["content"][octopus] = 0.0
-    probs["content"][octopus, HEADS["content"].index("fish")] = 0.6
-    probs["content"][octopus, HEADS["content"].index("octopus")] = 0.4
+    cells, probs, octopus = _c1_octopus_like_a_fish()
     probs["points"][octopus] = [0.55, 0.45, 0.0, 0.0]  # N, E, S, W
     assert HEADS["content"][int(np.argmax(probs["content"][octopus]))] == "fish"  # head by head: wrong
 
@@ -157,12 +164,7 @@ def test_read_sea_decodes_with_the_kit_by_default_and_keeps_the_head_by_head_rea
 def test_a_cell_the_kit_reads_otherwise_than_it_shows_is_read_as_the_card_and_flagged():
     # C1 upright, its octopus cell looking like a fish (0.6): the kit reads the card's octopus there,
     # and the reader says so, as the card may be the wrong one; the cells read as they show are not
-    cells = _sea(Play(_face("C1"), 0, 0, 0))
-    probs = _probs(cells)
-    octopus = next(i for i, c in enumerate(cells) if c.content == "octopus")
-    probs["content"][octopus] = 0.0
-    probs["content"][octopus, HEADS["content"].index("fish")] = 0.6
-    probs["content"][octopus, HEADS["content"].index("octopus")] = 0.4
+    cells, probs, octopus = _c1_octopus_like_a_fish()
     shown = Cell(cells[octopus].x, cells[octopus].y, "fish", None, cells[octopus].frame)
     readings = [CellReading(c, np.zeros((4, 2)), SURE_P, "fish 0.01") for c in cells]
     readings[octopus] = CellReading(shown, np.zeros((4, 2)), 0.6, "an octopus 0.40")

@@ -23,15 +23,11 @@ from vision.mediterraneo.reader import GULL_SEEN, SEA_SURE, CellReading, _cells,
 MODEL = SimpleNamespace(heads=HEADS)
 
 
-
-
 def _row(head: str, **p: float) -> np.ndarray:
     """A head's probabilities: the labels given, the rest spread evenly."""
     labels = HEADS[head]
     rest = (1 - sum(p.values())) / (len(labels) - len(p))
     return np.array([p.get(label, rest) for label in labels])
-
-
 
 
 def _square(x: float, y: float, side: float = 10.0) -> np.ndarray:
