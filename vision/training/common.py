@@ -177,3 +177,13 @@ def export_crop_model(
     export_onnx(model, temps, crop_size, meta, out)
     gap = check_against_torch(model, temps, out, valid_x[:64].numpy())
     log(f"wrote {out} ({out.stat().st_size / 1024:.0f} KiB), onnx vs torch {gap:.2e}; {json.dumps(metrics)}")
+
+
+def keep_weights(model: torch.nn.Module, out: Path, folder: str) -> None:
+    """The torch weights of the model exported to ``out``, under build/``folder``/ (beside the data
+    cache, not shipped): a later run may start from them."""
+    import torch
+
+    path = ROOT / "build" / folder / f"{out.stem}.pt"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torch.save(model.state_dict(), path)

@@ -28,7 +28,14 @@ import torch.nn.functional as F
 
 from vision.mediatore.heads import HEADS, LOCATOR_CHANNELS
 from vision.training import train_locator as loc
-from vision.training.common import ROOT, build_data, export_crop_model, fit_crop_model, one_cycle, step
+from vision.training.common import (
+    build_data,
+    export_crop_model,
+    fit_crop_model,
+    keep_weights,
+    one_cycle,
+    step,
+)
 from vision.training.export_onnx import scorecam_metadata
 from vision.training.mediatore_data import FINE, DataSpec, LocatedSpec, build_dataset, build_located
 from vision.training.mondo_tiles_model import TileNet, TrainConfig, parameter_count
@@ -170,7 +177,7 @@ def run_corners(
     meta["input"]["crop_span"] = spec.crop_span
     meta["input"]["crop_k"] = list(spec.crop_k)
     export_crop_model(model, temps, spec.crop_size, meta, out, valid_x, metrics, log)
-    _keep_weights(model, out)
+    keep_weights(model, out, "mediatore-weights")
     return metrics
 
 
@@ -193,13 +200,6 @@ def _located(spec: DataSpec, locator_path: Path, n: int) -> tuple[LocatedSpec, d
     locator = load_locator(str(locator_path))
     data, _ = build_data(located, build_located, locator=locator, corners=_CropSpec(spec))
     return located, data
-
-
-def _keep_weights(model: torch.nn.Module, out: Path) -> None:
-    """The torch weights beside the data cache (build/, not shipped)."""
-    path = ROOT / "build" / "mediatore-weights" / f"{out.stem}.pt"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    torch.save(model.state_dict(), path)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -258,7 +258,7 @@ def main(argv: list[str] | None = None) -> None:
                  "command": COMMAND + str(args.out_dir)}  # fmt: skip
         out = args.out_dir / "mediatore-locator.onnx"
         export_locator(net, out, spec, info)
-        _keep_weights(net, out)
+        keep_weights(net, out, "mediatore-weights")
         print(f"wrote {out} ({out.stat().st_size / 1024:.0f} KiB, {params} parameters)", flush=True)
     if args.only in (None, "corners"):
         if args.located_photos:  # after the locator: crops where it finds corners, as the reader cuts them

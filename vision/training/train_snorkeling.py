@@ -24,7 +24,7 @@ import torch.nn.functional as F
 
 from vision.snorkeling.heads import HEADER_HEADS, HEADS, LOCATOR_CHANNELS
 from vision.training import train_locator as loc
-from vision.training.common import ROOT, build_data, export_crop_model, one_cycle, step
+from vision.training.common import build_data, export_crop_model, keep_weights, one_cycle, step
 from vision.training.export_onnx import scorecam_metadata
 from vision.training.mondo_tiles_model import (
     TileNet,
@@ -243,7 +243,7 @@ def run_cards(
     meta["input"]["crop_span"] = spec.crop_span
     meta["input"]["crop_k"] = list(spec.crop_k)
     export_crop_model(model, temps, spec.crop_size, meta, out, valid_x, metrics, log)
-    _keep_weights(model, out)
+    keep_weights(model, out, "snorkeling-weights")
     return metrics
 
 
@@ -296,7 +296,7 @@ def run_headers(spec: HeaderSpec, out: Path, epochs: int, seed: int, log=print) 
     meta["input"]["crop_k"] = [HEADER_READ_K_LO, spec.crop_k[1]]
     meta["input"]["crop_k_trained"] = list(spec.crop_k)
     export_crop_model(model, temps, spec.crop_size, meta, out, valid_x, metrics, log)
-    _keep_weights(model, out)
+    keep_weights(model, out, "snorkeling-weights")
     return metrics
 
 
@@ -309,13 +309,6 @@ def _reader_models() -> str:
 
     files = ("snorkeling-locator.onnx", "snorkeling-cards.onnx")
     return ",".join(hashlib.sha1((models_dir() / f).read_bytes()).hexdigest()[:12] for f in files)
-
-
-def _keep_weights(model: torch.nn.Module, out: Path) -> None:
-    """The torch weights beside the data cache (build/, not shipped): a later run may start from them."""
-    path = ROOT / "build" / "snorkeling-weights" / f"{out.stem}.pt"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    torch.save(model.state_dict(), path)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -356,7 +349,7 @@ def main(argv: list[str] | None = None) -> None:
                      "planned_epochs": args.locator_epochs, "torch_seed": args.seed, "params": params,
                      "data_s": round(t_data, 1), "command": command}  # fmt: skip
             export_locator(net, out, spec, info)
-            _keep_weights(net, out)
+            keep_weights(net, out, "snorkeling-weights")
             net.to(memory_format=torch.channels_last)
 
         net, info = train_locator(data, args.locator_epochs, args.seed, on_epoch=keep)
