@@ -26,7 +26,8 @@ import cv2
 import numpy as np
 
 from vision.mondo.grid_match import match_grid, outer_tile_insets
-from vision.mondo.locate import MODEL_PATH, load_locator, locate_islands
+from vision.mondo.locate import load_locator, locate_islands
+from vision.mondo.locator_maps import MODEL_PATH
 from vision.synth.dataset import photo_stem, write_photo
 
 ROOT = Path(__file__).resolve().parents[2]
