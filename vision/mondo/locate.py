@@ -33,9 +33,8 @@ homography as well as the true one, but no camera sees a square grid that way.
 
 The net's input size, normalization and output layout come from the model's ONNX metadata. The
 pieces live beside this module: `find_pass` (pass 1 and the zoomed looks), `locator_maps` (the net
-and its maps), `outline` (a region's quad),
-`lattice_search` (which lattice the centres lie on), `grid_fit` (the image -> lattice map and its
-camera prior), `cell_quads` (crops that follow tiles).
+and its maps), `outline` (a region's quad), `lattice_search` (which lattice the centres lie on),
+`grid_fit` (the image -> lattice map and its camera prior), `cell_quads` (crops that follow tiles).
 """
 
 from __future__ import annotations
