@@ -15,10 +15,10 @@ from sea_cell_probs import face as _face
 from sea_cell_probs import one_hot as _one_hot
 from sea_cell_probs import visible_cells as _sea
 
-from scoring.mediterraneo import Cell, Objective, Play, sea_from_json
+from scoring.mediterraneo import Cell, Objective, Play, Sea, sea_from_json
 from vision.mediterraneo.cells import HEADS
 from vision.mediterraneo.kit_decode import decode_sea, objective_card_ids, shipped_templates
-from vision.mediterraneo.reader import CellReading, _kit_readings, read_sea
+from vision.mediterraneo.reader import CellReading, _kit_readings, _quiet_doubts, read_sea
 from vision.photo_io import read_photo
 from vision.synth.mediterraneo_sea import random_sea
 
@@ -114,7 +114,7 @@ def test_a_cell_no_card_explains_is_read_head_by_head_and_flagged_by_the_reader(
     model = SimpleNamespace(heads=HEADS)
     # the locator saw a card's centre on every cell and is sure of the sea there
     found = SimpleNamespace(nodes=nodes, seen=np.ones(len(nodes), bool), sea_values=np.ones(len(nodes)))
-    kept, flags = _kit_readings(model, probs, found, readings, None)
+    kept, flags, _ = _kit_readings(model, probs, found, readings, None)
     assert [r.cell for r in kept] == [*cells, None]
     assert flags == ("Cell (4, 1): read as a crab (0.97), which no card of the kit shows there: check it",)
 
@@ -171,10 +171,75 @@ def test_a_cell_the_kit_reads_otherwise_than_it_shows_is_read_as_the_card_and_fl
     found = SimpleNamespace(
         nodes=_nodes(cells), seen=np.ones(len(cells), bool), sea_values=np.ones(len(cells))
     )
-    kept, flags = _kit_readings(SimpleNamespace(heads=HEADS), probs, found, readings, None)
+    kept, flags, _ = _kit_readings(SimpleNamespace(heads=HEADS), probs, found, readings, None)
     assert [r.cell for r in kept] == cells
     c = cells[octopus]
     assert flags == (
         f"Cell ({c.x}, {c.y}): read as an octopus pointing E in a circle frame by the card of the kit "
         f"that fits there, though the cell itself shows a fish in a circle frame (0.60): check it",
     )
+
+
+def test_a_doubt_stays_flagged_only_where_what_else_the_cell_may_be_changes_a_total():
+    # the kit made sure of a crab at (1, 0) that may be a jellyfish: neither counts for circle
+    # (ray +2, fish -1) or square (turtle +2, starfish -1), so either way the totals stand; a ray
+    # that may be a fish changes circle's
+    sea = Sea(
+        (Cell(0, 0, "ray"), Cell(1, 0, "crab"), Cell(2, 0, "turtle"), Cell(0, 1, "ray")),
+        {"circle": Objective("ray", "fish"), "square": Objective("turtle", "starfish")},
+        "circle",
+    )
+    crab = ("Cell (1, 0): read as a crab ... check it", (1, 0), (Cell(1, 0, "jellyfish"),))
+    ray = ("Cell (0, 1): read as a ray ... check it", (0, 1), (Cell(0, 1, "fish"),))
+    assert _quiet_doubts(sea, [crab]) == {crab[0]}
+    assert _quiet_doubts(sea, [ray]) == set()
+    assert _quiet_doubts(sea, [crab, ray]) == {crab[0]}  # the one that matters stays flagged
+    assert _quiet_doubts(sea, []) == set()
+    assert _quiet_doubts(sea, [("Cell (5, 5) ...", (5, 5), (Cell(5, 5, "fish"),))]) == set()  # no such cell
+    # a cell made sure by the kit, whose runner-ups are a crab (changes nothing) or no cell (a ray
+    # less: circle loses 2)
+    unsure = ("Cell (0, 0): read as a ray (0.60; ...)", (0, 0), (Cell(0, 0, "crab"),))
+    assert _quiet_doubts(sea, [unsure]) == set()
+    gone = ("Cell (1, 0): read as a crab (0.60; ...)", (1, 0), (None,))
+    assert _quiet_doubts(sea, [gone]) == {gone[0]}
+
+
+def test_doubts_quiet_alone_but_not_together_stay_flagged():
+    # two crabs the kit made sure of that may be octopuses pointing at each other: either alone takes
+    # the other's crab (square still loses 2), together they touch each other and take nothing
+    sea = Sea(
+        (Cell(0, 0, "crab"), Cell(1, 0, "crab"), Cell(2, 0, "ray")),
+        {"circle": Objective("ray", "fish"), "square": Objective("turtle", "crab")},
+        "circle",
+    )
+    east = ("Cell (0, 0): read as a crab ... check it", (0, 0), (Cell(0, 0, "octopus", "E"),))
+    west = ("Cell (1, 0): read as a crab ... check it", (1, 0), (Cell(1, 0, "octopus", "W"),))
+    assert _quiet_doubts(sea, [east]) == {east[0]}
+    assert _quiet_doubts(sea, [west]) == {west[0]}
+    assert _quiet_doubts(sea, [east, west]) == set()
+
+
+def test_a_cell_the_kit_made_sure_where_it_alone_was_a_coin_toss_is_flagged_with_its_runner_up():
+    # C1 upright, read surely but for its ray cell (ray 0.45, jellyfish 0.40): the card reads the ray
+    # surely; the doubt stays, with the jellyfish the cell may be, for read_sea to weigh
+    cells = _sea(Play(_face("C1"), 0, 0, 0))
+    probs = _probs(cells)
+    ray = next(i for i, c in enumerate(cells) if c.content == "ray")
+    found = SimpleNamespace(
+        nodes=_nodes(cells), seen=np.ones(len(cells), bool), sea_values=np.ones(len(cells))
+    )
+    for own, flagged in ((0.45, True), (0.55, False)):
+        probs["content"][ray] = 0.0
+        probs["content"][ray, HEADS["content"].index("ray")] = own
+        probs["content"][ray, HEADS["content"].index("jellyfish")] = 0.40
+        readings = [CellReading(c, np.zeros((4, 2)), SURE_P, "fish 0.01") for c in cells]
+        readings[ray] = CellReading(cells[ray], np.zeros((4, 2)), own, "jellyfish 0.40")
+        kept, flags, doubts = _kit_readings(SimpleNamespace(heads=HEADS), probs, found, readings, None)
+        assert [r.cell for r in kept] == cells
+        c = cells[ray]
+        if not flagged:
+            assert flags == doubts == ()
+            continue
+        assert len(flags) == 1 and flags[0].startswith(f"Cell ({c.x}, {c.y}): read as a ray (0.45; ")
+        assert flags[0].endswith("with the kit's card that fits there), perhaps jellyfish 0.40")
+        assert doubts == ((flags[0], (c.x, c.y), (Cell(c.x, c.y, "jellyfish", None, c.frame),)),)

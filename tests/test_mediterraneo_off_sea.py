@@ -58,7 +58,7 @@ def _lone_crab_sea(seen: bool, sea: float):
 )
 def test_an_animal_no_card_explains_where_the_locator_is_unsure_is_left_out_and_flagged(seen, sea, why):
     cells, readings, found = _lone_crab_sea(seen, sea)
-    kept, flags = _kit_readings(MODEL, _probs(cells), found, readings, None)
+    kept, flags, _ = _kit_readings(MODEL, _probs(cells), found, readings, None)
     lone = kept[-1]
     assert lone.cell is None and lone.left_out
     assert [r.cell for r in kept[:-1]] == cells[:-1]  # the card's own cells stay
@@ -75,7 +75,7 @@ def test_an_animal_no_card_explains_where_the_locator_is_unsure_is_left_out_and_
 def test_an_animal_no_card_explains_on_an_objective_card_is_left_out():
     cells, readings, found = _lone_crab_sea(True, 1.0)
     card = ("square", np.array([[60, 20], [80, 20], [80, 50], [60, 50]], float))
-    kept, flags = _kit_readings(MODEL, _probs(cells), found, readings, None, [card])
+    kept, flags, _ = _kit_readings(MODEL, _probs(cells), found, readings, None, [card])
     assert kept[-1].cell is None
     assert flags[0].endswith(
         "no card of the kit shows it there and it lies on the square objective card: check it"
@@ -85,7 +85,7 @@ def test_an_animal_no_card_explains_on_an_objective_card_is_left_out():
 def test_an_animal_the_locator_is_sure_of_stays_in_the_sea_flagged():
     cells, readings, found = _lone_crab_sea(True, SEA_SURE + 0.05)
     away = ("circle", np.array([[100, 100], [120, 100], [120, 130], [100, 130]], float))
-    kept, flags = _kit_readings(MODEL, _probs(cells), found, readings, None, [away])
+    kept, flags, _ = _kit_readings(MODEL, _probs(cells), found, readings, None, [away])
     assert [r.cell for r in kept] == cells
     assert flags == ("Cell (4, 1): read as a crab (0.97), which no card of the kit shows there: check it",)
 
@@ -95,7 +95,7 @@ def test_a_seagull_no_card_explains_is_neither_flagged_nor_left_out():
     cells, readings, found = _lone_crab_sea(False, 0.2)
     cells[-1] = Cell(4, 1, "seagull")
     readings[-1] = CellReading(cells[-1], readings[-1].quad, SURE_P, "crab 0.01")
-    kept, flags = _kit_readings(MODEL, _probs(cells), found, readings, None)
+    kept, flags, _ = _kit_readings(MODEL, _probs(cells), found, readings, None)
     assert [r.cell for r in kept] == cells and flags == ()
 
 
@@ -115,7 +115,7 @@ def test_a_cell_read_as_a_seagull_stays_one_where_the_kits_card_would_show_an_an
     readings = [CellReading(c, _square(20 + 10 * c.x, 20 + 10 * c.y), SURE_P, "fish 0.01") for c in cells]
     readings[j] = CellReading(gull, readings[j].quad, 0.8, f"{animal} 0.10")
     found = SimpleNamespace(nodes=nodes, seen=np.ones(len(cells), bool), sea_values=np.ones(len(cells)))
-    kept, flags = _kit_readings(MODEL, probs, found, readings, None)
+    kept, flags, _ = _kit_readings(MODEL, probs, found, readings, None)
     assert [r.cell for r in kept] == [*cells[:j], gull, *cells[j + 1 :]]
     assert flags == (
         f"Cell ({gull.x}, {gull.y}): read as a seagull (0.80), though the card of the kit that fits there "

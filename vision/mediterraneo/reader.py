@@ -22,7 +22,8 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from scoring.mediterraneo import Cell, Objective, Sea, objective_choice_problem
+from scoring.errors import BoardFormatError
+from scoring.mediterraneo import Cell, Objective, Sea, objective_choice_problem, score_sea
 from vision.catalogs import load_catalog
 from vision.errors import PhotoError
 from vision.geometry import crop_quads
@@ -33,7 +34,13 @@ from vision.onnx_model import OnnxModel, load_model, models_dir
 from vision.photo_io import Photo
 
 CELL_MODEL = "mediterraneo-cells.onnx"
+# a flag the kit's reading raised, the cell's place and what else the cell may be (None: no cell)
+Doubt = tuple[str, tuple[int, int], tuple[Cell | None, ...]]
 SURE = 0.75  # a reading below this probability is flagged (dev seed 9620: 6 of 8 wrong cells below)
+# a cell the kit's card made sure where the cell alone was below this stays flagged, where its runner-up
+# changes a total (dev seed 9638, 500 stress photos: at 0.5, silent misses 3 -> 2 for 4 more false
+# alarms; at SURE, 3 -> 1 for 44 more)
+ASSURED_BELOW = 0.5
 CROP_CELL_PX = 40.0
 SCORELESS = ("seagull", "none")  # cut crops from a picture where a cell spans about this many px
 # An animal no card of the kit explains is left out of the sea (flagged) unless the locator saw a
@@ -183,16 +190,19 @@ def _flags(
 def _kit_readings(
     model: OnnxModel, probs: dict[str, np.ndarray], found: FoundSea, readings: list[CellReading],
     objectives: Mapping[str, Objective] | None, objective_quads: Sequence[tuple[str, np.ndarray]] = (),
-) -> tuple[list[CellReading], tuple[str, ...]]:  # fmt: skip
+) -> tuple[list[CellReading], tuple[str, ...], tuple[Doubt, ...]]:  # fmt: skip
     """The visible cells as the kit explains them; a cell no card explains keeps its head-by-head
     reading and is flagged (unless its doubt is flagged already), or, an animal where the locator is
     not sure of a sea card or on an objective card (``objective_quads``: player, view px quad), is
     left out of the sea, flagged. A cell read as a seagull stays one where the kit's card would show
-    an animal there (flagged)."""
+    an animal there (flagged). A cell the card reads otherwise than the cell shows is flagged too
+    (the card may be the wrong one, and its other cells with it), and so is one the card made sure
+    where the cell alone was a coin toss: returned apart as well, with what else the cell may be
+    (`Doubt`), as `_quiet_doubts` drops those that change no total."""
     excluded = objective_card_ids(load_catalog("mediterraneo"), objectives) if objectives else frozenset()
     present = np.array([r.cell is not None for r in readings])
     decoded = decode_sea(found.nodes, present, probs, model.heads, excluded=excluded)
-    kept, flags = [], []
+    kept, flags, doubts = [], [], []
     for i, (r, d) in enumerate(zip(readings, decoded.cells, strict=True)):
         if r.cell is None or d.cell is None:
             kept.append(r)
@@ -227,7 +237,20 @@ def _kit_readings(
                 )
         else:
             kept.append(CellReading(d.cell, r.quad, d.confidence, d.second))
-            if (d.cell.content, d.cell.points, d.cell.frame) != (r.cell.content, r.cell.points, r.cell.frame):
+            if d.cell == r.cell and r.confidence < ASSURED_BELOW and d.confidence >= SURE:
+                # the card made a doubtful cell sure: where that card is the wrong one, the doubt the
+                # cell itself showed is lost; it is kept where the cell's runner-up changes a total
+                # (`_quiet_doubts`)
+                flags.append(
+                    f"Cell ({r.cell.x}, {r.cell.y}): read as {_words(r.cell)} ({r.confidence:.2f}; "
+                    f"{d.confidence:.2f} with the kit's card that fits there), perhaps {r.second}"
+                )
+                doubts.append((flags[-1], (r.cell.x, r.cell.y), _runners_up(model, probs, i, r.cell)))
+            elif (d.cell.content, d.cell.points, d.cell.frame) != (
+                r.cell.content,
+                r.cell.points,
+                r.cell.frame,
+            ):
                 # the kit's card overrules what the cell itself shows: where that card is the wrong
                 # one, its sure reading would leave a wrong total unflagged (fresh seeds 9637 / 9638,
                 # 500 photos each: silent misses 4 -> 3 and 6 -> 3; right but flagged 14.7 -> 16.1%
@@ -236,7 +259,64 @@ def _kit_readings(
                     f"Cell ({r.cell.x}, {r.cell.y}): read as {_framed(d.cell)} by the card of the kit that "
                     f"fits there, though the cell itself shows {_framed(r.cell)} ({r.confidence:.2f}): check it"
                 )
-    return kept, tuple(flags)
+    return kept, tuple(flags), tuple(doubts)
+
+
+def _runners_up(
+    model: OnnxModel, probs: dict[str, np.ndarray], i: int, cell: Cell
+) -> tuple[Cell | None, ...]:
+    """What cell `i` (read as `cell`) would be by its second likeliest content (an octopus: pointing
+    any way) and, an octopus, by its second likeliest side; None: no cell there."""
+    contents, points = model.heads["content"], model.heads["points"]
+    order = [contents[int(j)] for j in np.argsort(probs["content"][i])[::-1]]
+    runner = next(
+        c for c in order if c != cell.content and not (cell.content in SCORELESS and c in SCORELESS)
+    )
+    frame = cell.frame if runner not in SCORELESS else None
+    if runner == "none":
+        out: list[Cell | None] = [None]
+    elif runner == "octopus":
+        out = [Cell(cell.x, cell.y, "octopus", side, frame) for side in points]
+    else:
+        out = [Cell(cell.x, cell.y, runner, None, frame)]
+    if cell.content == "octopus":
+        side = points[int(np.argsort(probs["points"][i])[-2])]
+        out.append(Cell(cell.x, cell.y, "octopus", side, cell.frame))
+    return tuple(out)
+
+
+def _quiet_doubts(sea: Sea, doubts: Sequence[Doubt]) -> set[str]:
+    """The flags of kit-assured cells (`Doubt`) that change no total: the sea scored with any of
+    the cell's other readings gives both players what the kit's reading does, so where the cell is
+    one of those the total is still right and a flag would only be a false alarm. Those quiet alone
+    must be quiet together too (an octopus may take either; the first other reading of each), else
+    none is. (A cell the card overrules stays flagged whatever its own reading scores: the card may
+    be the wrong one, and its other cells with it; dev seed 9637: one such, quiet, had a wrong
+    total.)"""
+    totals = _totals(sea, {})
+    quiet = [
+        (flag, place, others)
+        for flag, place, others in doubts
+        if totals is not None and others and all(_totals(sea, {place: o}) == totals for o in others)
+    ]
+    if len(quiet) > 1 and _totals(sea, {place: others[0] for _, place, others in quiet}) != totals:
+        return set()
+    return {flag for flag, _, _ in quiet}
+
+
+def _totals(sea: Sea, owns: Mapping[tuple[int, int], Cell | None]) -> tuple[int, ...] | None:
+    """Both players' totals with `owns` (place -> cell, None: none) in place of the sea's cells
+    there (None: a place holds no cell of the sea, or the sea it makes is none)."""
+    where = {(c.x, c.y): i for i, c in enumerate(sea.cells)}
+    cells: list[Cell | None] = list(sea.cells)
+    for place, own in owns.items():
+        if place not in where:
+            return None
+        cells[where[place]] = own
+    try:
+        return tuple(p.total for p in score_sea(replace(sea, cells=tuple(c for c in cells if c))).players)
+    except BoardFormatError:
+        return None
 
 
 def _off_sea(
@@ -300,12 +380,13 @@ def read_sea(
         t2 = time.perf_counter()
     flags = _flags(readings, found, photo.notes, photo.image.shape)
     reading = SeaReading(visible, tuple(readings), flags, found.g, found.cell_px, timing)
+    doubts: tuple[Doubt, ...] = ()
     if use_kit:
         # the objective cards read surely are not in the sea either
         out_of_sea = objectives if cards is None else {c.player: c.objective for c in cards.cards if c.sure}
         # where an objective card was found, no sea card lies
         quads = [] if cards is None else [(c.player, c.quad) for c in cards.cards]
-        by_kit, kit_flags = _kit_readings(model, probs, found, readings, out_of_sea, quads)
+        by_kit, kit_flags, doubts = _kit_readings(model, probs, found, readings, out_of_sea, quads)
         timing = timing | {"kit": (time.perf_counter() - t2) * 1000}
         reading = SeaReading(
             cells=tuple(r.cell for r in by_kit if r.cell is not None),
@@ -326,6 +407,9 @@ def read_sea(
         if cards.objectives is not None:
             sea = Sea(visible, cards.objectives, first or first_unseen(cards.objectives))
             reading = replace(reading, objectives_from="read")
+    if use_kit and sea is not None:
+        quiet = _quiet_doubts(sea, doubts)
+        reading = replace(reading, flags=tuple(f for f in reading.flags if f not in quiet))
     return sea, reading
 
 
