@@ -1,8 +1,10 @@
 """The locator's training data: the stress photos it learns beside the everyday mix."""
 
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
+import pytest
 
 from vision.synth.dataset import photo_rng
 from vision.synth.world import SPAN_RANGE, STRESS_SPAN, draw_conditions
@@ -36,3 +38,30 @@ def test_the_stress_data_is_cached_apart_from_the_everyday_data():
     spec = DataSpec(n=40)
     assert replace(spec, stress=True).cache_path() != spec.cache_path()
     assert np.all([replace(spec, seed=s).cache_path() != spec.cache_path() for s in (3, 4)])
+
+
+@pytest.mark.train
+def test_a_shipped_locator_trained_on_starts_from_exactly_what_the_file_computes():
+    """`train_locator --init-from`: the net rebuilt from the ONNX file (batch norms folded into the
+    convolutions by the export) draws the same maps as the file, and its frozen batch norms stay so
+    while it trains."""
+    import onnxruntime as ort
+    import torch  # the `train` extra
+
+    from vision.training.train_locator import Exported, from_onnx, train_epoch
+
+    model = Path(__file__).parents[1] / "models" / "mondo-locator.onnx"
+    net = from_onnx(model)
+    x = np.random.default_rng(0).normal(0, 1, (1, 3, 64, 96)).astype(np.float32)
+    session = ort.InferenceSession(str(model), providers=["CPUExecutionProvider"])
+    expected = session.run(None, {"image": x})[0]
+    got = Exported(net).eval()(torch.from_numpy(x)).detach().numpy()
+    np.testing.assert_allclose(got, expected, atol=1e-5)
+    pictures = np.zeros((2, 32, 32, 3), np.uint8)
+    labels = np.zeros((2, 32, 32, 2), np.uint8)
+    opt = torch.optim.SGD(net.parameters(), lr=0.0)
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda _: 1.0)
+    train_epoch(net, [(pictures, labels)], [(0, np.arange(2))], np.random.default_rng(0), opt, sched)
+    norms = [m for m in net.modules() if isinstance(m, torch.nn.BatchNorm2d)]
+    assert norms and all(float(m.running_var.max()) == float(m.running_var.min()) for m in norms)
+    assert all(abs(float(m.running_mean.abs().max())) == 0.0 for m in norms)

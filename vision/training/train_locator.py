@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sys
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -84,6 +85,50 @@ class Exported(nn.Module):
         return torch.sigmoid(self.net(x))
 
 
+def from_onnx(path: Path) -> LocatorNet:
+    """A ``LocatorNet`` holding the weights of a shipped locator, to train further: the export
+    folded every batch norm into its convolution, so each conv takes the folded weights and its
+    batch norm becomes the folded bias alone (scale 1, statistics 0 and 1, kept frozen while
+    training: ``frozen_norms``). The net then computes exactly what the file does."""
+    import onnx
+    from onnx import numpy_helper
+
+    model = onnx.load(str(path))
+    weights = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
+    folded = [
+        [weights[name] for name in node.input[1:]] for node in model.graph.node if node.op_type == "Conv"
+    ]
+    net = LocatorNet()
+    convs = [m for m in net.modules() if isinstance(m, nn.Conv2d)]
+    norms = {id(c): bn for seq in net.children() for c, bn in zip(seq, list(seq)[1:], strict=False)
+             if isinstance(c, nn.Conv2d) and isinstance(bn, nn.BatchNorm2d)}  # fmt: skip
+    if len(convs) != len(folded):
+        raise ValueError(f"{path}: {len(folded)} convolutions, the net has {len(convs)}")
+    with torch.no_grad():
+        for conv, (w, b) in zip(convs, folded, strict=True):
+            conv.weight.copy_(torch.from_numpy(np.array(w)))
+            bn = norms.get(id(conv))
+            if bn is None:
+                conv.bias.copy_(torch.from_numpy(np.array(b)))
+                continue
+            bn.weight.fill_(1.0)
+            bn.bias.copy_(torch.from_numpy(np.array(b)))
+            bn.running_mean.zero_()
+            bn.running_var.fill_(1.0 - bn.eps)  # (x - 0) / sqrt(var + eps) = x
+    net.frozen_norms = True
+    return net
+
+
+def _training_of(path: Path) -> dict | None:
+    """The "training" entry of a locator file's metadata (None: it has none)."""
+    import onnx
+
+    for entry in onnx.load(str(path)).metadata_props:
+        if entry.key == "scorecam":
+            return json.loads(entry.value).get("training")
+    return None
+
+
 def _up(t: torch.Tensor) -> torch.Tensor:
     return F.interpolate(t, scale_factor=2, mode="bilinear", align_corners=False)
 
@@ -137,8 +182,15 @@ def _sets(data: dict[str, np.ndarray]) -> list[tuple[np.ndarray, np.ndarray]]:
 
 
 def train(
-    data: dict[str, np.ndarray], epochs: int, batch: int, lr: float, seed: int, log=print
+    data: dict[str, np.ndarray],
+    epochs: int,
+    batch: int,
+    lr: float,
+    seed: int,
+    log=print,
+    init: Path | None = None,
 ) -> tuple[LocatorNet, dict]:
+    """The locator trained on ``data``: from scratch, or on from the shipped net ``init``."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     sets = _sets(data)
@@ -149,7 +201,7 @@ def train(
         (np.concatenate([photos_train, n + photos_train]), np.concatenate([photos_val, n + photos_val])),
         (photos_train, photos_val),
     ]
-    net = LocatorNet().to(memory_format=torch.channels_last)
+    net = (from_onnx(init) if init else LocatorNet()).to(memory_format=torch.channels_last)
     per_epoch = sum(len(t) // batch for t, _ in split)
     steps = epochs * per_epoch
     opt, sched = one_cycle(net, lr, max(steps, 1))
@@ -186,6 +238,10 @@ def train_epoch(
     """One epoch over ``jobs`` ((kind, indices) batches of ``sets[kind]``'s pictures and labels),
     augmented; the sum of the batches' losses."""
     net.train()
+    if getattr(net, "frozen_norms", False):
+        for m in net.modules():
+            if isinstance(m, nn.BatchNorm2d):
+                m.eval()  # the folded weights of a shipped net: its statistics stay as they are
     total = 0.0
     for kind, pick in jobs:
         pictures, labels = sets[kind]
@@ -319,6 +375,10 @@ def main(argv: list[str] | None = None) -> None:
     )
     p.add_argument("--stress-photos", type=int, default=1000, help="more training photos, stress world")
     p.add_argument("--stress-valid-photos", type=int, default=100, help="validation photos, stress world")
+    p.add_argument(
+        "--stress-seed", type=int, default=STRESS_TRAIN_SEED, help="simulator seed of the stress photos"
+    )
+    p.add_argument("--init-from", type=Path, help="a shipped locator (.onnx) to train on from")
     p.add_argument("--batch", type=int, default=16)
     p.add_argument("--lr", type=float, default=4e-3)
     p.add_argument("--seed", type=int, default=0, help="torch and augmentation seed")
@@ -341,7 +401,7 @@ def main(argv: list[str] | None = None) -> None:
     data, t_data = build_data(spec, build_dataset, jobs=args.jobs)
     stress_valid = None
     if args.stress_photos:
-        stress_spec = replace(spec, seed=STRESS_TRAIN_SEED, n=args.stress_photos, stress=True)
+        stress_spec = replace(spec, seed=args.stress_seed, n=args.stress_photos, stress=True)
         stress, t_stress = build_data(stress_spec, build_dataset, jobs=args.jobs)
         # the validation split is the first photos of `data`: everyday ones, as before
         data, t_data = {k: np.concatenate([data[k], stress[k]]) for k in data}, t_data + t_stress
@@ -351,7 +411,7 @@ def main(argv: list[str] | None = None) -> None:
         t_data += t_valid
     if args.data_only:
         return
-    net, info = train(data, args.epochs, args.batch, args.lr, args.seed)
+    net, info = train(data, args.epochs, args.batch, args.lr, args.seed, init=args.init_from)
     if stress_valid is not None:
         sets = _sets(stress_valid)
         figures = {name: evaluate(net, *sets[k]) for k, name in enumerate(("photo", "rectified"))}
@@ -363,15 +423,20 @@ def main(argv: list[str] | None = None) -> None:
             "photos": spec.n,
             "data_seed": spec.seed,
             "stress_photos": args.stress_photos,
-            "stress_seed": STRESS_TRAIN_SEED if args.stress_photos else None,
+            "stress_seed": args.stress_seed if args.stress_photos else None,
             "render_long_side": list(spec.render_long_side),
             "exclude_tables": list(held_out),
             "torch_seed": args.seed,
+            "init_from": str(args.init_from) if args.init_from else None,
+            # the training of the net it started from (and so on back): the whole history in one file
+            "before": _training_of(args.init_from) if args.init_from else None,
             "batch": args.batch,
             "lr": args.lr,
             "params": params,
             "data_s": round(t_data, 1),
-            "command": "python -m vision.training.train_locator --out " + str(args.out),
+            "command": " ".join(
+                ["python -m vision.training.train_locator", *(argv if argv is not None else sys.argv[1:])]
+            ),
         }
     )
     export_onnx(net, args.out, spec, info)
