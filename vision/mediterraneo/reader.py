@@ -293,6 +293,8 @@ def _quiet_doubts(sea: Sea, doubts: Sequence[Doubt]) -> set[str]:
     none is. (A cell the card overrules stays flagged whatever its own reading scores: the card may
     be the wrong one, and its other cells with it; dev seed 9637: one such, quiet, had a wrong
     total.)"""
+    if not doubts:
+        return set()
     totals = _totals(sea, {})
     quiet = [
         (flag, place, others)
