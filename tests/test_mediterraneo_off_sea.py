@@ -18,7 +18,15 @@ from scorecam.sea_picture import flag_marks
 from scoring.mediterraneo import Cell, Play
 from vision.mediterraneo.cells import HEADS
 from vision.mediterraneo.kit_decode import decode_sea
-from vision.mediterraneo.reader import GULL_SEEN, SEA_SURE, CellReading, _cells, _flags, _kit_readings
+from vision.mediterraneo.reader import (
+    GULL_SEEN,
+    SEA_SURE,
+    CellReading,
+    _cells,
+    _flags,
+    _kit_readings,
+    most_sea_cells,
+)
 
 MODEL = SimpleNamespace(heads=HEADS)
 
@@ -163,3 +171,16 @@ def test_the_kit_places_a_seagull_card_whose_pale_cells_the_model_reads_as_no_ca
     assert [c.cell for c in decoded.cells] == cells
     assert decoded.cells[crab_like].card in ("C9", "S9")
     assert {p.face for p in decoded.placements} == {"front", "back"}
+
+
+def test_a_sea_larger_than_the_kit_can_make_says_the_table_was_read_as_cards():
+    assert most_sea_cells() == 18 * 6
+    for n, flagged in ((most_sea_cells(), False), (most_sea_cells() + 1, True)):
+        cells = [Cell(i % 20, i // 20, "fish", None, "circle") for i in range(n)]
+        readings = [CellReading(c, _square(20 + 10 * c.x, 20 + 10 * c.y), SURE_P, "ray 0.01") for c in cells]
+        found = SimpleNamespace(seen=np.ones(n, bool), sea_values=np.ones(n))
+        flags = _flags(readings, found, (), (1000, 1000, 3))
+        assert flags == (
+            (f"The sea read holds {n} cells, more than the kit's cards can show (108): the table's "
+             "pattern was taken for cards; check the photo",) if flagged else ()
+        )  # fmt: skip

@@ -18,6 +18,7 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import cache
 
 import cv2
 import numpy as np
@@ -163,6 +164,14 @@ def _flags(
     readings: list[CellReading], found: FoundSea, notes: tuple[str, ...], shape: tuple[int, ...]
 ) -> tuple[str, ...]:
     flags = [f"{note[:1].upper()}{note[1:]}: check every cell" for note in notes]
+    shown, most = sum(r.cell is not None for r in readings), most_sea_cells()
+    if shown > most:
+        # no sea of the kit is that large: a pattern on the table (a gingham cloth in the cards' blue)
+        # was read as cards, and the cells flagged below are mostly the table's
+        flags.append(
+            f"The sea read holds {shown} cells, more than the kit's cards can show ({most}): "
+            "the table's pattern was taken for cards; check the photo"
+        )
     h, w = shape[:2]
     corners = np.array([r.quad for r in readings if r.cell is not None]).reshape(-1, 2)
     if len(corners) and (
@@ -185,6 +194,16 @@ def _flags(
         where = f"({r.cell.x}, {r.cell.y})" if r.cell is not None else f"near photo px ({x}, {y})"
         flags.append(f"Cell {where}: read as {what} ({r.confidence:.2f}), perhaps {r.second}")
     return tuple(flags)
+
+
+@cache
+def most_sea_cells() -> int:
+    """The most cells a sea can show: every card of the kit played, none covering another."""
+    catalog = load_catalog("mediterraneo")
+    return sum(
+        max(len(sum(face.get("cells", []), [])) for face in c["faces"].values())
+        for c in catalog["components"]
+    )
 
 
 def _kit_readings(
