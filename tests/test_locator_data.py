@@ -1,7 +1,6 @@
 """The locator's training data: the stress photos it learns beside the everyday mix."""
 
 from dataclasses import replace
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -41,7 +40,7 @@ def test_the_stress_data_is_cached_apart_from_the_everyday_data():
 
 
 @pytest.mark.train
-def test_a_shipped_locator_trained_on_starts_from_exactly_what_the_file_computes():
+def test_a_shipped_locator_trained_on_starts_from_exactly_what_the_file_computes(root):
     """`train_locator --init-from`: the net rebuilt from the ONNX file (batch norms folded into the
     convolutions by the export) draws the same maps as the file, and its frozen batch norms stay so
     while it trains."""
@@ -50,7 +49,7 @@ def test_a_shipped_locator_trained_on_starts_from_exactly_what_the_file_computes
 
     from vision.training.train_locator import Exported, from_onnx, train_epoch
 
-    model = Path(__file__).parents[1] / "models" / "mondo-locator.onnx"
+    model = root / "models" / "mondo-locator.onnx"
     net = from_onnx(model)
     x = np.random.default_rng(0).normal(0, 1, (1, 3, 64, 96)).astype(np.float32)
     session = ort.InferenceSession(str(model), providers=["CPUExecutionProvider"])

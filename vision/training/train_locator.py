@@ -26,6 +26,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from vision.onnx_model import load_session
 from vision.training.common import HELD_OUT_SEED, build_data, mixed_batches, one_cycle, step
 from vision.training.locator_data import CENTRE_SIGMA, DataSpec, build_dataset
 
@@ -117,16 +118,6 @@ def from_onnx(path: Path) -> LocatorNet:
             bn.running_var.fill_(1.0 - bn.eps)  # (x - 0) / sqrt(var + eps) = x
     net.frozen_norms = True
     return net
-
-
-def _training_of(path: Path) -> dict | None:
-    """The "training" entry of a locator file's metadata (None: it has none)."""
-    import onnx
-
-    for entry in onnx.load(str(path)).metadata_props:
-        if entry.key == "scorecam":
-            return json.loads(entry.value).get("training")
-    return None
 
 
 def _up(t: torch.Tensor) -> torch.Tensor:
@@ -429,7 +420,9 @@ def main(argv: list[str] | None = None) -> None:
             "torch_seed": args.seed,
             "init_from": str(args.init_from) if args.init_from else None,
             # the training of the net it started from (and so on back): the whole history in one file
-            "before": _training_of(args.init_from) if args.init_from else None,
+            "before": load_session(args.init_from, task="mondo-locator")[1].get("training")
+            if args.init_from
+            else None,
             "batch": args.batch,
             "lr": args.lr,
             "params": params,
