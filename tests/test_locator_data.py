@@ -40,7 +40,8 @@ def test_the_stress_data_is_cached_apart_from_the_everyday_data():
 
 
 @pytest.mark.train
-def test_a_shipped_locator_trained_on_starts_from_exactly_what_the_file_computes(root):
+@pytest.mark.parametrize("name", ["mondo-locator", "snorkeling-locator", "mediatore-locator"])
+def test_a_shipped_locator_trained_on_starts_from_exactly_what_the_file_computes(root, name):
     """`train_locator --init-from`: the net rebuilt from the ONNX file (batch norms folded into the
     convolutions by the export) draws the same maps as the file, and its frozen batch norms stay so
     while it trains."""
@@ -49,7 +50,7 @@ def test_a_shipped_locator_trained_on_starts_from_exactly_what_the_file_computes
 
     from vision.training.train_locator import Exported, from_onnx, train_epoch
 
-    model = root / "models" / "mondo-locator.onnx"
+    model = root / "models" / f"{name}.onnx"
     net = from_onnx(model)
     x = np.random.default_rng(0).normal(0, 1, (1, 3, 64, 96)).astype(np.float32)
     session = ort.InferenceSession(str(model), providers=["CPUExecutionProvider"])
@@ -64,3 +65,23 @@ def test_a_shipped_locator_trained_on_starts_from_exactly_what_the_file_computes
     norms = [m for m in net.modules() if isinstance(m, torch.nn.BatchNorm2d)]
     assert norms and all(float(m.running_var.max()) == float(m.running_var.min()) for m in norms)
     assert all(abs(float(m.running_mean.abs().max())) == 0.0 for m in norms)
+
+
+def test_several_seeds_data_sets_merge_with_the_first_sets_photos_first():
+    """`train_snorkeling --data-seeds 1,2`: the crops' photo indices count on, so the validation
+    photos (the first ones) are the first set's alone."""
+    from vision.training.common import merge_sets
+
+    def data(seed: int, crops_per_photo: list[int]) -> dict:
+        photo = np.repeat(np.arange(len(crops_per_photo)), crops_per_photo).astype(np.int32)
+        return {"images": np.full((len(crops_per_photo), 2, 2, 3), seed, np.uint8),
+                "crops": np.full((len(photo), 4, 4, 3), seed, np.uint8), "photo": photo}  # fmt: skip
+
+    merged = merge_sets([data(1, [2, 1, 3]), data(2, [1, 2, 2])], n=3)
+    assert merged["images"].shape[0] == 6 and merged["crops"].shape[0] == 11
+    assert merged["photo"].tolist() == [0, 0, 1, 2, 2, 2, 3, 4, 4, 5, 5]
+    assert (merged["crops"][merged["photo"] < 3] == 1).all() and (
+        merged["crops"][merged["photo"] >= 3] == 2
+    ).all()
+    one = data(1, [1, 1])
+    assert merge_sets([one], n=2)["photo"].tolist() == [0, 1]

@@ -93,6 +93,16 @@ def build_maps_and_crops(
     return write_cache(spec, data)
 
 
+def merge_sets(sets: Sequence[dict[str, np.ndarray]], n: int) -> dict[str, np.ndarray]:
+    """Several seeds' data sets (``n`` photos each) as one, in order: each crop's "photo" index counts
+    on over the sets, so that the validation photos (the first ones) stay the first set's."""
+    if len(sets) == 1:
+        return dict(sets[0])
+    merged = {k: np.concatenate([d[k] for d in sets]) for k in sets[0] if k != "photo"}
+    merged["photo"] = np.concatenate([d["photo"] + i * n for i, d in enumerate(sets)])
+    return merged
+
+
 # ------------------------------------------------------------------------------------------ training
 
 

@@ -120,6 +120,16 @@ def from_onnx(path: Path) -> LocatorNet:
     return net
 
 
+def train_mode(net: nn.Module) -> None:
+    """``net.train()``, but a net read back from a shipped file (``from_onnx``) keeps its batch norms
+    as they are: they hold the folded weights, not statistics to learn."""
+    net.train()
+    if getattr(net, "frozen_norms", False):
+        for m in net.modules():
+            if isinstance(m, nn.BatchNorm2d):
+                m.eval()
+
+
 def _up(t: torch.Tensor) -> torch.Tensor:
     return F.interpolate(t, scale_factor=2, mode="bilinear", align_corners=False)
 
@@ -228,11 +238,7 @@ def train_epoch(
 ) -> float:
     """One epoch over ``jobs`` ((kind, indices) batches of ``sets[kind]``'s pictures and labels),
     augmented; the sum of the batches' losses."""
-    net.train()
-    if getattr(net, "frozen_norms", False):
-        for m in net.modules():
-            if isinstance(m, nn.BatchNorm2d):
-                m.eval()  # the folded weights of a shipped net: its statistics stay as they are
+    train_mode(net)
     total = 0.0
     for kind, pick in jobs:
         pictures, labels = sets[kind]

@@ -15,16 +15,19 @@ labels go into each file's "scorecam" metadata.
 from __future__ import annotations
 
 import argparse
+import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import torch
 import torch.nn.functional as F
 
+from vision.onnx_model import load_session
 from vision.snorkeling.heads import HEADER_HEADS, HEADS, LOCATOR_CHANNELS
 from vision.training import train_locator as loc
-from vision.training.common import build_data, export_crop_model, keep_weights, one_cycle, step
+from vision.training.common import build_data, export_crop_model, keep_weights, merge_sets, one_cycle, step
 from vision.training.export_onnx import scorecam_metadata
 from vision.training.mondo_tiles_model import (
     TileNet,
@@ -117,25 +120,38 @@ def evaluate_locator(net: torch.nn.Module, images: np.ndarray, maps: np.ndarray)
 
 
 def train_locator(
-    data: dict[str, np.ndarray], epochs: int, seed: int, log=print, on_epoch=None
+    data: dict[str, np.ndarray],
+    epochs: int,
+    seed: int,
+    log=print,
+    on_epoch=None,
+    n_val: int | None = None,
+    lr: float = 4e-3,
+    init: Path | None = None,
 ) -> tuple[torch.nn.Module, dict]:
-    """The locator, ``epochs`` passes; ``on_epoch(net, info)`` after each (a long run keeps each)."""
+    """The locator, ``epochs`` passes; ``on_epoch(net, info)`` after each (a long run keeps each).
+    The first ``n_val`` photos validate (a twentieth of them unless told); ``init``: a shipped
+    locator to train on from (``train_locator.from_onnx``) rather than a new net."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     images = np.concatenate([data["images"], data["win_images"]])
     maps = np.concatenate([data["maps"], data["win_maps"]])
     n = len(data["images"])
-    n_val = max(8, n // VALID_SHARE)
+    n_val = max(8, n // VALID_SHARE) if n_val is None else n_val
     train_idx = np.concatenate([np.arange(n_val, n), n + np.arange(n_val, n)])
     val_idx = np.concatenate([np.arange(n_val), n + np.arange(n_val)])
-    batch, lr = 12, 4e-3
-    net = loc.LocatorNet().to(memory_format=torch.channels_last)
+    batch = 12
+    net = (loc.from_onnx(init) if init else loc.LocatorNet()).to(memory_format=torch.channels_last)
     per_epoch = len(train_idx) // batch
     opt, sched = one_cycle(net, lr, epochs * per_epoch)
     t0 = time.perf_counter()
     val: dict = {}
+    if init:
+        log(
+            f"  locator before training (from {init}): val {evaluate_locator(net, images[val_idx], maps[val_idx])}"
+        )
     for epoch in range(epochs):
-        net.train()
+        loc.train_mode(net)
         order = rng.permutation(train_idx)
         total = 0.0
         for i in range(per_epoch):
@@ -213,9 +229,18 @@ def train_cards(
 
 
 def run_cards(
-    data: dict[str, np.ndarray], spec: DataSpec, out: Path, epochs: int, seed: int, log=print
+    data: dict[str, np.ndarray],
+    spec: DataSpec,
+    out: Path,
+    epochs: int,
+    seed: int,
+    log=print,
+    n_val: int | None = None,
+    seeds: list[int] | None = None,
 ) -> dict:
-    n_val = max(8, len(data["images"]) // VALID_SHARE)
+    """The card model from ``data`` (photos of ``seeds``, ``spec.n`` each; the first ``n_val``
+    validate), exported to ``out``."""
+    n_val = max(8, len(data["images"]) // VALID_SHARE) if n_val is None else n_val
     valid = data["photo"] < n_val
     x, y = torch.from_numpy(data["crops"]), torch.from_numpy(data["labels"].astype(np.int64))
     train_x, train_y, valid_x, valid_y = x[~valid], y[~valid], x[valid], y[valid]
@@ -237,8 +262,10 @@ def run_cards(
         "cards_wrong": int((has_card & ~card_right).sum()),
         "calibration": dict(zip(HEADS, [round(t, 3) for t in temps], strict=True)),
     }
-    command = "python -m vision.training.train_snorkeling --out-dir " + str(out.parent)
-    training = _training(spec, len(train_x), epochs, seed, model, t0, command)
+    command = " ".join(["python -m vision.training.train_snorkeling", *sys.argv[1:]])
+    training = _training(spec, len(train_x), epochs, seed, model, t0, command) | {
+        "data_seeds": seeds or [spec.seed]
+    }
     meta = scorecam_metadata("snorkeling-cards", spec.crop_size, HEADS, training, metrics)
     meta["input"]["crop_span"] = spec.crop_span
     meta["input"]["crop_k"] = list(spec.crop_k)
@@ -314,7 +341,13 @@ def _reader_models() -> str:
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--out-dir", type=Path, default=Path("models"))
-    p.add_argument("--n", type=int, default=DataSpec.n, help="simulated training photos (seed 1)")
+    p.add_argument("--n", type=int, default=DataSpec.n, help="simulated training photos of each data seed")
+    p.add_argument(
+        "--data-seeds", default="1", help="simulator seeds of the training photos, comma-separated "
+        "(validation: the first twentieth of the first seed's)"
+    )  # fmt: skip
+    p.add_argument("--init-from", type=Path, help="a shipped locator (.onnx) to train the locator on from")
+    p.add_argument("--locator-lr", type=float, default=4e-3, help="the locator's peak learning rate")
     p.add_argument("--locator-epochs", type=int, default=14)
     p.add_argument("--card-epochs", type=int, default=24)
     p.add_argument("--seed", type=int, default=0, help="torch and augmentation seed")
@@ -326,7 +359,9 @@ def main(argv: list[str] | None = None) -> None:
     if args.smoke:
         args.n, args.locator_epochs, args.card_epochs, args.header_epochs = 40, 1, 1, 1
     torch.set_num_threads(1)  # a shared machine: one core
-    spec = DataSpec(n=args.n)
+    seeds = [int(s) for s in args.data_seeds.split(",")]
+    spec = DataSpec(seed=seeds[0], n=args.n)
+    n_val = max(8, spec.n // VALID_SHARE)
     t0 = time.perf_counter()
     if args.only in (None, "headers"):  # photos of their own (the reader's spots need the shipped models)
         spec_h = HeaderSpec(n=args.n, reader_models=_reader_models())
@@ -334,25 +369,44 @@ def main(argv: list[str] | None = None) -> None:
         if args.only:
             print(f"done in {time.perf_counter() - t0:.0f} s", flush=True)
             return
-    data, t_data = build_data(spec, build_dataset)
+    sets = [build_data(replace(spec, seed=s), build_dataset) for s in seeds]
+    data, t_data = merge_sets([d for d, _ in sets], spec.n), sum(t for _, t in sets)
     if args.data_only:
         return
     if args.only in (None, "cards"):
-        run_cards(data, spec, args.out_dir / "snorkeling-cards.onnx", args.card_epochs, args.seed)
+        out = args.out_dir / "snorkeling-cards.onnx"
+        run_cards(data, spec, out, args.card_epochs, args.seed, n_val=n_val, seeds=seeds)
     if args.only in (None, "locator"):
         out = args.out_dir / "snorkeling-locator.onnx"
-        command = f"python -m vision.training.train_snorkeling --out-dir {args.out_dir} --only locator"
+        command = " ".join(
+            ["python -m vision.training.train_snorkeling", *(argv if argv is not None else sys.argv[1:])]
+        )
+        before = (
+            load_session(args.init_from, task="snorkeling-locator")[1].get("training")
+            if args.init_from
+            else None
+        )
 
         def keep(net: torch.nn.Module, info: dict) -> None:  # each epoch's model: a long run may be cut short
             params = sum(q.numel() for q in net.parameters())
-            info |= {"photos": spec.n, "data_seed": spec.seed, "stress_every": spec.stress_every,
-                     "planned_epochs": args.locator_epochs, "torch_seed": args.seed, "params": params,
-                     "data_s": round(t_data, 1), "command": command}  # fmt: skip
+            info |= {"photos": spec.n * len(seeds), "data_seed": spec.seed, "data_seeds": seeds,
+                     "stress_every": spec.stress_every, "planned_epochs": args.locator_epochs,
+                     "lr": args.locator_lr, "torch_seed": args.seed, "params": params,
+                     "data_s": round(t_data, 1), "command": command,
+                     "init_from": str(args.init_from) if args.init_from else None, "before": before}  # fmt: skip
             export_locator(net, out, spec, info)
             keep_weights(net, out, "snorkeling-weights")
             net.to(memory_format=torch.channels_last)
 
-        net, info = train_locator(data, args.locator_epochs, args.seed, on_epoch=keep)
+        net, info = train_locator(
+            data,
+            args.locator_epochs,
+            args.seed,
+            on_epoch=keep,
+            n_val=n_val,
+            lr=args.locator_lr,
+            init=args.init_from,
+        )
         params = sum(q.numel() for q in net.parameters())
         print(f"wrote {out} ({out.stat().st_size / 1024:.0f} KiB, {params} parameters)", flush=True)
     print(f"done in {time.perf_counter() - t0:.0f} s", flush=True)
