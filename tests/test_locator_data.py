@@ -85,3 +85,5 @@ def test_several_seeds_data_sets_merge_with_the_first_sets_photos_first():
     ).all()
     one = data(1, [1, 1])
     assert merge_sets([one], n=2)["photo"].tolist() == [0, 1]
+    pictures = merge_sets([{"images": one["images"]}, {"images": one["images"]}], n=2)
+    assert list(pictures) == ["images"] and len(pictures["images"]) == 4

@@ -99,7 +99,8 @@ def merge_sets(sets: Sequence[dict[str, np.ndarray]], n: int) -> dict[str, np.nd
     if len(sets) == 1:
         return dict(sets[0])
     merged = {k: np.concatenate([d[k] for d in sets]) for k in sets[0] if k != "photo"}
-    merged["photo"] = np.concatenate([d["photo"] + i * n for i, d in enumerate(sets)])
+    if "photo" in sets[0]:  # (a locator's run keeps its pictures and maps alone)
+        merged["photo"] = np.concatenate([d["photo"] + i * n for i, d in enumerate(sets)])
     return merged
 
 

@@ -50,6 +50,8 @@ HEADER_POOL = 3
 # photos (seeds 9642-9644, 140) 0.4 read every round as 0.8 did, and spares most photos a finer
 # decode (about 40 ms a 12 MP photo); many training crops are that soft too (a 2000 px render)
 HEADER_READ_K_LO = 0.4
+LOCATOR_ARRAYS = ("images", "maps", "win_images", "win_maps")  # what each model learns from
+CARD_ARRAYS = ("crops", "labels", "photo")
 VALID_SHARE = 20  # photos 0 .. n/20 - 1 are validation
 WINDOW = (224, 320)  # the locator trains on windows of the stored pictures (fully convolutional)
 CARD_TURN_DEG, CARD_SCALE_SD, CARD_SHIFT = (
@@ -240,7 +242,7 @@ def run_cards(
 ) -> dict:
     """The card model from ``data`` (photos of ``seeds``, ``spec.n`` each; the first ``n_val``
     validate), exported to ``out``."""
-    n_val = max(8, len(data["images"]) // VALID_SHARE) if n_val is None else n_val
+    n_val = max(8, (int(data["photo"].max()) + 1) // VALID_SHARE) if n_val is None else n_val
     valid = data["photo"] < n_val
     x, y = torch.from_numpy(data["crops"]), torch.from_numpy(data["labels"].astype(np.int64))
     train_x, train_y, valid_x, valid_y = x[~valid], y[~valid], x[valid], y[valid]
@@ -369,8 +371,12 @@ def main(argv: list[str] | None = None) -> None:
         if args.only:
             print(f"done in {time.perf_counter() - t0:.0f} s", flush=True)
             return
+    # each set is 2 GB a 900 photos: one model's run keeps only the arrays it learns from
+    keep = {"locator": LOCATOR_ARRAYS, "cards": CARD_ARRAYS}.get(args.only, LOCATOR_ARRAYS + CARD_ARRAYS)
     sets = [build_data(replace(spec, seed=s), build_dataset) for s in seeds]
+    sets = [({k: v for k, v in d.items() if k in keep}, t) for d, t in sets]
     data, t_data = merge_sets([d for d, _ in sets], spec.n), sum(t for _, t in sets)
+    del sets
     if args.data_only:
         return
     if args.only in (None, "cards"):
