@@ -117,6 +117,14 @@ def build_data(spec: Any, build: Callable[..., dict[str, np.ndarray]], **options
     return data, seconds
 
 
+def command_line(module: str, argv: Sequence[str] | None) -> str:
+    """The command a training run was started with (``argv``: its arguments, else the process's),
+    as a model's metadata records it."""
+    import sys
+
+    return " ".join([f"python -m {module}", *(sys.argv[1:] if argv is None else argv)])
+
+
 def one_cycle(
     net: torch.nn.Module, lr: float, total_steps: int
 ) -> tuple[torch.optim.Optimizer, torch.optim.lr_scheduler.LRScheduler]:

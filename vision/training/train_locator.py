@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import sys
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -27,7 +26,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from vision.onnx_model import load_session
-from vision.training.common import HELD_OUT_SEED, build_data, mixed_batches, one_cycle, step
+from vision.training.common import HELD_OUT_SEED, build_data, command_line, mixed_batches, one_cycle, step
 from vision.training.locator_data import CENTRE_SIGMA, DataSpec, build_dataset
 
 # Photos from the hard end of every condition (`World(stress=True)`: small islands in the frame, steep
@@ -433,9 +432,7 @@ def main(argv: list[str] | None = None) -> None:
             "lr": args.lr,
             "params": params,
             "data_s": round(t_data, 1),
-            "command": " ".join(
-                ["python -m vision.training.train_locator", *(argv if argv is not None else sys.argv[1:])]
-            ),
+            "command": command_line("vision.training.train_locator", argv),
         }
     )
     export_onnx(net, args.out, spec, info)

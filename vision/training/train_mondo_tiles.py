@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -24,6 +23,7 @@ import torch
 import torch.nn.functional as F
 
 from vision.mondo.heads import HEADS
+from vision.training.common import command_line
 from vision.training.export_onnx import check_against_torch, export_onnx, scorecam_metadata
 from vision.training.mondo_tiles_data import CACHE_DIR, CropSpec, head_counts, joined, load_or_build_crops
 from vision.training.mondo_tiles_model import (
@@ -175,9 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     temps = fit_temperatures(logits, valid_y)
     calib = calibration(logits, valid_y, temps)
     minutes = (time.perf_counter() - start) / 60
-    command = "python -m vision.training.train_mondo_tiles " + " ".join(
-        sys.argv[1:] if argv is None else argv
-    )
+    command = command_line("vision.training.train_mondo_tiles", argv)
     metadata = scorecam_metadata(
         "mondo-tiles",
         args.size,

@@ -15,7 +15,6 @@ labels go into each file's "scorecam" metadata.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -27,7 +26,15 @@ import torch.nn.functional as F
 from vision.onnx_model import load_session
 from vision.snorkeling.heads import HEADER_HEADS, HEADS, LOCATOR_CHANNELS
 from vision.training import train_locator as loc
-from vision.training.common import build_data, export_crop_model, keep_weights, merge_sets, one_cycle, step
+from vision.training.common import (
+    build_data,
+    command_line,
+    export_crop_model,
+    keep_weights,
+    merge_sets,
+    one_cycle,
+    step,
+)
 from vision.training.export_onnx import scorecam_metadata
 from vision.training.mondo_tiles_model import (
     TileNet,
@@ -239,9 +246,10 @@ def run_cards(
     log=print,
     n_val: int | None = None,
     seeds: list[int] | None = None,
+    command: str = "python -m vision.training.train_snorkeling",
 ) -> dict:
     """The card model from ``data`` (photos of ``seeds``, ``spec.n`` each; the first ``n_val``
-    validate), exported to ``out``."""
+    validate), exported to ``out``; ``command``: the run's, for the metadata."""
     n_val = max(8, (int(data["photo"].max()) + 1) // VALID_SHARE) if n_val is None else n_val
     valid = data["photo"] < n_val
     x, y = torch.from_numpy(data["crops"]), torch.from_numpy(data["labels"].astype(np.int64))
@@ -264,7 +272,6 @@ def run_cards(
         "cards_wrong": int((has_card & ~card_right).sum()),
         "calibration": dict(zip(HEADS, [round(t, 3) for t in temps], strict=True)),
     }
-    command = " ".join(["python -m vision.training.train_snorkeling", *sys.argv[1:]])
     training = _training(spec, len(train_x), epochs, seed, model, t0, command) | {
         "data_seeds": seeds or [spec.seed]
     }
@@ -362,6 +369,7 @@ def main(argv: list[str] | None = None) -> None:
         args.n, args.locator_epochs, args.card_epochs, args.header_epochs = 40, 1, 1, 1
     torch.set_num_threads(1)  # a shared machine: one core
     seeds = [int(s) for s in args.data_seeds.split(",")]
+    command = command_line("vision.training.train_snorkeling", argv)
     spec = DataSpec(seed=seeds[0], n=args.n)
     n_val = max(8, spec.n // VALID_SHARE)
     t0 = time.perf_counter()
@@ -381,12 +389,9 @@ def main(argv: list[str] | None = None) -> None:
         return
     if args.only in (None, "cards"):
         out = args.out_dir / "snorkeling-cards.onnx"
-        run_cards(data, spec, out, args.card_epochs, args.seed, n_val=n_val, seeds=seeds)
+        run_cards(data, spec, out, args.card_epochs, args.seed, n_val=n_val, seeds=seeds, command=command)
     if args.only in (None, "locator"):
         out = args.out_dir / "snorkeling-locator.onnx"
-        command = " ".join(
-            ["python -m vision.training.train_snorkeling", *(argv if argv is not None else sys.argv[1:])]
-        )
         before = (
             load_session(args.init_from, task="snorkeling-locator")[1].get("training")
             if args.init_from
