@@ -89,6 +89,21 @@ def test_a_corner_found_twice_counts_once_and_an_unsure_card_is_flagged():
     assert flags == ["2-spade: read at 60%, perhaps 4-coppe (0%)"]
 
 
+def test_a_card_read_only_once_its_corner_was_looked_at_resized_is_flagged_however_sure():
+    from dataclasses import replace
+
+    a = Spot(100.0, 100.0, 40.0, 90.0)
+    far = PAIR_DISTANCE * 40.0
+    b = Spot(100.0 + far * 0.6, 100.0 + far * 0.8, 40.0, 92.0)
+    resized = replace(_read(a, "5-coppe", 0.99), resized=True)
+    cards, flags = _cards([resized])
+    assert [c.card.id for c in cards] == ["5-coppe"]
+    assert flags == ["5-coppe: read only when its corner was looked at smaller or larger than found"]
+    # its other corner read as found: no doubt left
+    cards, flags = _cards([resized, _read(b, "5-coppe", 0.97)])
+    assert len(cards) == 1 and flags == []
+
+
 def test_a_corner_read_as_none_is_not_a_card():
     none = CornerRead(Spot(0, 0, 10, 0), None, 0.2, card("4-coppe"), 0.1)
     assert _cards([none]) == ([], [])

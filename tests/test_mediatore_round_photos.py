@@ -82,9 +82,9 @@ def test_a_photo_side_settles_as_its_truth_or_says_check(capsys, photo, side, op
     assert report["status"] == ("check" if read["flags"] else "ok")
 
 
-def test_the_table_shows_the_cards_read_the_count_the_flags_and_the_status(capsys):
-    # sample 00001: 19 of its 20 cards read (4-coppe, no points, not read surely: flagged);
-    # as Anna's Solo with the last trick, 4 1/3 + 1 = 5 1/3 -> 5: she pays each of the three 12
+def test_the_table_shows_the_cards_read_the_count_and_the_settlement(capsys):
+    # sample 00001: its 20 cards read, each surely; as Anna's Solo with the last trick,
+    # 4 1/3 + 1 = 5 1/3 -> 5: she pays each of the three 12
     code, out, err = run(capsys, "mediatore", "round", *SOLO, "--side", f"bidder={PHOTOS[1]}")
     assert code == Exit.SCORED and err == ""
     assert truth_payments("bidder", truth_cards(PHOTOS[1]), SOLO) == {
@@ -94,7 +94,7 @@ def test_the_table_shows_the_cards_read_the_count_the_flags_and_the_status(capsy
         "Dino": 12,
     }
     lines = out.splitlines()
-    assert f"== bidder: {PHOTOS[1]}" in lines and "19 cards read" in lines
+    assert f"== bidder: {PHOTOS[1]}" in lines and "20 cards read" in lines
     assert any(line.split() == ["1-bastoni", "1", "100%"] for line in lines)  # a card, its points
     assert "card points: 4 1/3 -> 4 (thirds are floored at the round's end)" in lines
     assert next(line.split() for line in lines if line.startswith("Total")) == [
@@ -105,11 +105,42 @@ def test_the_table_shows_the_cards_read_the_count_the_flags_and_the_status(capsy
         "+12",
     ]
     assert (
-        f"Bidder (Anna): 19 cards, 4 1/3 + 1 for the last trick = 5 1/3 -> 5 points: loses "
+        f"Bidder (Anna): 20 cards, 4 1/3 + 1 for the last trick = 5 1/3 -> 5 points: loses "
         f"(counted from {PHOTOS[1]})"
     ) in lines
-    assert "Others (Ben, Cleo, Dino): 21 cards, 7 1/3 -> 7 points: wins (the rest of the deck)" in lines
-    # the count that is not whole tricks is named as a doubt once, below the settlement; the round is `check`
+    assert "Others (Ben, Cleo, Dino): 20 cards, 7 1/3 -> 7 points: wins (the rest of the deck)" in lines
+    assert "To check before anyone pays:" not in lines
+    assert lines[-1] == "status: ok (no reading left in doubt)"
+
+
+def _hide_corner(photo: Path, card_id: str, out: Path) -> Path:
+    """The photo with ``card_id``'s corner boxes painted over in the card's white (a corner that a
+    card above would hide), written to ``out``."""
+    import cv2
+    import numpy as np
+
+    image = cv2.imread(str(photo))
+    (card,) = [c for c in json.loads(photo.with_suffix(".json").read_text())["cards"] if c["card"] == card_id]
+    for quad in card["corner_boxes"].values():
+        q = np.array(quad, np.float64)
+        q = q.mean(0) + (q - q.mean(0)) * 1.15
+        cv2.fillConvexPoly(image, np.round(q).astype(np.int32), (236, 236, 236), cv2.LINE_AA)
+    cv2.imwrite(str(out), image, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    return out
+
+
+def test_a_hidden_card_leaves_a_count_that_is_not_whole_tricks_named_once_below_the_settlement(
+    capsys, tmp_path
+):
+    # sample 00001 with the fante-bastoni's corner painted over: 19 cards read (the fante's third
+    # missing), and the count that is not whole tricks is named as a doubt once, below the
+    # settlement; the round is `check`
+    photo = _hide_corner(PHOTOS[1], "fante-bastoni", tmp_path / "hidden-fante.jpg")
+    code, out, err = run(capsys, "mediatore", "round", *SOLO, "--side", f"bidder={photo}")
+    assert code == Exit.SCORED and err == ""
+    lines = out.splitlines()
+    assert "19 cards read" in lines and not any(line.startswith("fante-bastoni") for line in lines)
+    assert "card points: 4 -> 4 (thirds are floored at the round's end)" in lines
     assert sum(HIDDEN in line for line in lines) == 1
     flags = lines[lines.index("To check before anyone pays:") + 1 : -1]
     assert any(HIDDEN in flag for flag in flags) and flags[0].startswith("  1. bidder: ")
@@ -191,7 +222,7 @@ def test_two_photos_settle_from_the_bidders_and_the_others_cross_check(capsys):
     assert (bidder["side"], others["side"]) == ("bidder", "others")
     assert report["sides"]["bidder"]["from"] == str(PHOTOS[1])
     assert report["payments"] == truth_payments("bidder", bidder["board"], SOLO)
-    # 19 + 7 cards shown and neither side's own count reaches 6: the unseen cards decide
+    # the two photos show fewer than the 40 cards and neither side's own count reaches 6: the unseen cards decide
     shown = len(set(bidder["board"]) | set(others["board"]))
     assert report["status"] == "check" and report["flags"][-1] == (
         f"the photos show {shown} of the 40 cards and neither side's own count reaches 6: the cards they do "
@@ -257,15 +288,16 @@ def test_a_photo_without_cards_is_one_line_and_exit_4(capsys, tmp_path):
 def test_the_ledger_takes_a_round_through_the_same_loader_and_only_a_possible_one(capsys, tmp_path):
     ledger = tmp_path / "game.json"
     pictures = tmp_path / "pictures"
-    # 19 cards read: no pile of whole tricks, so the ledger (which keeps the cards) refuses, and
-    # nothing is written, neither the ledger nor a picture
+    # 19 cards read (a corner hidden): no pile of whole tricks, so the ledger (which keeps the cards)
+    # refuses, and nothing is written, neither the ledger nor a picture
+    hidden = _hide_corner(PHOTOS[1], "fante-bastoni", tmp_path / "hidden-fante.jpg")
     code, out, err = run(
         capsys,
         "mediatore",
         "round",
         *SOLO,
         "--side",
-        f"bidder={PHOTOS[1]}",
+        f"bidder={hidden}",
         "--ledger",
         ledger,
         "-a",
@@ -273,7 +305,7 @@ def test_the_ledger_takes_a_round_through_the_same_loader_and_only_a_possible_on
     )
     assert (code, out) == (Exit.UNREADABLE, "") and len(err.strip().splitlines()) == 1
     assert err.startswith(
-        f"scorecam: {PHOTOS[1]}: the ledger keeps only a possible round, and as read the bidder side won 19 cards"
+        f"scorecam: {hidden}: the ledger keeps only a possible round, and as read the bidder side won 19 cards"
     )
     assert not ledger.exists() and not pictures.exists()
     # a list for the bidder and a photo of the others: the list's round goes into the ledger

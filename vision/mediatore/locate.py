@@ -9,9 +9,11 @@ axis (``crops.Spot``), which is all the corner model's crop needs.
 
 Read scale-free: the whole photo is searched at the net's input size (512 px long side); where the
 corners come out under SMALL_BOX (most photos: cards far away, a loose heap in a corner of the
-frame), the part of the photo that holds them is searched again, zoomed so that the boxes come out
-~TARGET_BOX px long (from a finer decode of the photo where the reduced view is not enough), but the
-large regions' boxes (``_typical_long``) never past BOX_MAX. Larger boxes in the zoomed look are
+frame), the part of the photo that holds them, and every weaker trace of a corner (REGION_MIN), is
+searched again, zoomed so that the boxes come out ~TARGET_BOX px long (from a finer decode of the
+photo where the reduced view is not enough), but the large regions' boxes (``_typical_long``) never
+past BOX_MAX; once more where that look's boxes still came out small. The net learns at that scale
+(``vision.training.mediatore_data``: windows whose boxes are 28-100 px long). Larger boxes in the zoomed look are
 found more often and their regions have more pixels (on the development photos, seed 9660: 30 px
 boxes 89.3% of the cards that show read, 56 px 96.4%, with the reader's refinements), at the cost of
 a larger picture for the net: most of the reader's time.
@@ -32,6 +34,15 @@ from vision.photo_io import Photo
 MODEL_NAME = "mediatore-locator.onnx"
 CORNER_MIN = 0.65  # a map pixel belongs to a corner's region from this probability
 CENTRE_MIN = 0.5
+# the zoomed look covers the corners found and, from this probability, the weaker ones: at the first
+# look (boxes ~8 px of the net's input) a dim photo's corners often stay under CORNER_MIN, and cards
+# left outside the zoomed look are never found (most of the cards no corner of which was found, on
+# the development photos, seed 9660)
+REGION_MIN = 0.3
+ZOOM_LOOKS = 2  # zoomed looks at most: a second where the first one's boxes still came out small
+# a zoomed look is kept unless it finds far fewer corners than the look before: it places them better
+# (and finds fewer on pips and textures, so a look that finds a few fewer is no worse)
+ZOOM_KEEP = 0.8
 MIN_AREA = 2  # map px: a smaller region is noise
 SMALL_BOX = 52.0  # input px: corner boxes whose long side is under this are searched again, zoomed
 ZOOM_LONG_MAX = 1600  # the zoomed look's picture, long side at most (px)
@@ -95,12 +106,18 @@ def _moments(pts: np.ndarray, heat: np.ndarray) -> tuple[Spot, float]:
 
 
 def _corners(
-    maps: np.ndarray, names: list[str], to_view: float, shift: float, origin: np.ndarray, shrink: float
+    maps: np.ndarray,
+    names: list[str],
+    to_view: float,
+    shift: float,
+    origin: np.ndarray,
+    shrink: float,
+    threshold: float = CORNER_MIN,
 ) -> list[Corner]:
     heat = maps[names.index("corners")]
     centre_map = maps[names.index("centres")]
     count, labels, stats, _ = cv2.connectedComponentsWithStats(
-        (heat > CORNER_MIN).astype(np.uint8), connectivity=4
+        (heat > threshold).astype(np.uint8), connectivity=4
     )
     n_c, _, c_stats, c_xy = cv2.connectedComponentsWithStats(
         (centre_map > CENTRE_MIN).astype(np.uint8), connectivity=8
@@ -125,10 +142,16 @@ def _corners(
 
 
 def _search(
-    model: LocatorModel, image: np.ndarray, factor: float, origin: np.ndarray, unit: float = 1.0
-) -> list[Corner]:
+    model: LocatorModel,
+    image: np.ndarray,
+    factor: float,
+    origin: np.ndarray,
+    unit: float = 1.0,
+    weak: float | None = None,
+) -> tuple[list[Corner], list[Corner]]:
     """The corners in ``image`` (a part of the view whose top-left is ``origin``; ``unit`` view px per
-    image px) looked at ``factor`` picture px per image px."""
+    image px) looked at ``factor`` picture px per image px; and, with ``weak``, the regions from that
+    lower probability (else none)."""
     h, w = image.shape[:2]
     size = (max(16, round(w * factor)), max(16, round(h * factor)))
     picture = cv2.resize(image, size, interpolation=cv2.INTER_AREA if factor < 1 else cv2.INTER_LINEAR)
@@ -137,7 +160,9 @@ def _search(
     stride, offset = float(out["stride"]), float(out["offset"])
     # map px j lies at picture px j * stride + offset, view px (j * stride + offset) / factor
     to_view = stride / factor * unit
-    return _corners(maps, out["channels"], to_view, offset / stride, origin, float(out["box_shrink"]))
+    place = (out["channels"], to_view, offset / stride, origin, float(out["box_shrink"]))
+    corners = _corners(maps, *place)
+    return corners, (_corners(maps, *place, threshold=weak) if weak is not None else [])
 
 
 def _typical_long(found: list[Corner]) -> float:
@@ -151,36 +176,76 @@ def _typical_long(found: list[Corner]) -> float:
     return float(longs[order][np.searchsorted(cumulative, cumulative[-1] / 2.0)])
 
 
+def zoom_region(corners: list[Corner], box_view: float, shape: tuple[int, int]) -> tuple[int, int, int, int]:
+    """The part of the view (x0, y0, x1, y1) the zoomed look searches: every corner given, and a
+    card's length around (a card whose corners the first look did not see lies beside one it did)."""
+    pts = np.array([[c.spot.x, c.spot.y] for c in corners])
+    margin = CARD_MARGIN * box_view
+    x0, y0 = np.maximum(0, pts.min(0) - margin).astype(int)
+    x1, y1 = np.minimum([shape[1], shape[0]], pts.max(0) + margin).astype(int)
+    return int(x0), int(y0), int(x1), int(y1)
+
+
+def _look(
+    photo: Photo, model: LocatorModel, region: tuple[int, int, int, int], factor: float
+) -> list[Corner]:
+    """The corners in ``region`` of the view looked at ``factor`` picture px per view px, from a finer
+    decode where the look needs more than the view has (small cards in a 12 MP photo)."""
+    x0, y0, x1, y1 = region
+    fine, fine_scale = photo.at_scale(photo.scale / factor) if factor > 1 else (photo.image, photo.scale)
+    g = photo.scale / fine_scale  # fine px per view px
+    part = fine[int(y0 * g) : int(y1 * g), int(x0 * g) : int(x1 * g)]
+    return _search(model, part, factor / g, np.array([x0, y0], np.float64), unit=1.0 / g)[0]
+
+
+def _zoom(
+    found: list[Corner],
+    region_corners: list[Corner],
+    shape: tuple[int, int],
+    found_at: float,
+    factor_min: float,
+):
+    """Where and how finely to look again at ``found`` (seen at ``found_at`` picture px per view px):
+    the region (``zoom_region``) and the factor, at least ``factor_min``, that brings their boxes to
+    TARGET_BOX, but never large boxes past BOX_MAX; None when they came out SMALL_BOX or more."""
+    box_view = float(np.median([c.spot.long for c in found]))
+    if box_view * found_at >= SMALL_BOX:
+        return None
+    region = zoom_region(found + region_corners, box_view, shape)
+    factor = max(factor_min, TARGET_BOX / box_view)  # picture px per view px: boxes TARGET_BOX long
+    return region, min(factor, BOX_MAX / _typical_long(found))  # ... but large boxes never past BOX_MAX
+
+
 def locate_corners(photo: Photo, model: LocatorModel | None = None) -> Found:
-    """The corners in ``photo`` whose index shows (view px of ``photo.image``)."""
+    """The corners in ``photo`` whose index shows (view px of ``photo.image``): the whole photo looked
+    at the net's size, then zoomed where it found corners (sure or weak) until their boxes come out
+    about TARGET_BOX long; at most ZOOM_LOOKS zoomed looks (a second where the first one's boxes came
+    out still small: the first look's sizes are rough, and where it found no corner surely it looked
+    at twice its scale)."""
     model = model or load_locator()
     long_side = int(model.meta["input"]["long_side"])
     zoom = float(model.meta["input"].get("zoom", 2.0))
     view = photo.image
-    view_long = max(view.shape[:2])
-    f = long_side / view_long
-    found = _search(model, view, f, np.zeros(2))
+    shape = view.shape[:2]
+    f = long_side / max(shape)
+    found, weak = _search(model, view, f, np.zeros(2), weak=REGION_MIN)
+    best, zoomed, at = found, False, f
     if found:
-        box_view = float(np.median([c.spot.long for c in found]))
-        if box_view * f >= SMALL_BOX:
-            return Found(tuple(found), False)
-        pts = np.array([[c.spot.x, c.spot.y] for c in found])
-        margin = CARD_MARGIN * box_view
-        x0, y0 = np.maximum(0, pts.min(0) - margin).astype(int)
-        x1, y1 = np.minimum([view.shape[1], view.shape[0]], pts.max(0) + margin).astype(int)
-        factor = max(zoom * f, TARGET_BOX / box_view)  # picture px per view px: boxes TARGET_BOX long
-        factor = min(factor, BOX_MAX / _typical_long(found))  # ... but large boxes never past BOX_MAX
+        plan = _zoom(found, weak, shape, f, zoom * f)
+    elif weak:  # nothing surely, but weak corners: twice the scale round them
+        plan = zoom_region(weak, float(np.median([c.spot.long for c in weak])), shape), zoom * f
     else:
-        x0, y0, x1, y1 = 0, 0, view.shape[1], view.shape[0]
-        factor = zoom * f
-    factor = min(factor, ZOOM_LONG_MAX / max(x1 - x0, y1 - y0))
-    if factor <= f * 1.2:
-        return Found(tuple(found), False)
-    # from a finer decode where the look needs more than the view has (small cards in a 12 MP photo)
-    fine, fine_scale = photo.at_scale(photo.scale / factor) if factor > 1 else (view, photo.scale)
-    g = photo.scale / fine_scale  # fine px per view px
-    part = fine[int(y0 * g) : int(y1 * g), int(x0 * g) : int(x1 * g)]
-    zoomed = _search(model, part, factor / g, np.array([x0, y0], np.float64), unit=1.0 / g)
-    if len(zoomed) >= len(found):
-        return Found(tuple(zoomed), True)
-    return Found(tuple(found), False)
+        plan = (0, 0, shape[1], shape[0]), zoom * f
+    for _ in range(ZOOM_LOOKS):
+        if plan is None:
+            break
+        region, factor = plan
+        factor = min(factor, ZOOM_LONG_MAX / max(region[2] - region[0], region[3] - region[1]))
+        if factor <= at * 1.2:
+            break
+        corners = _look(photo, model, region, factor)
+        if not corners or len(corners) < ZOOM_KEEP * len(best):
+            break
+        best, zoomed, at = corners, True, factor
+        plan = _zoom(corners, [], shape, factor, factor)
+    return Found(tuple(best), zoomed)

@@ -3,9 +3,12 @@
 One simulated photo (seed 1, below the held-out seeds; every fourth from the stress world) gives:
 
 - two locator samples (picture, corners map, centres map), 384 x 512 (portrait photos stored
-  transposed): the whole photo at the locator's size, and a window of the photo twice that size
-  (the reader's second, zoomed look). ``corners``: every corner box whose index shows (the truth's
-  ``uncovered`` at least ``SHOWN``), shrunk about its centre; ``centres``: a small disk at each;
+  transposed): the whole photo at the locator's size, and a window of the photo at the scale of the
+  reader's second, zoomed look, where the corner boxes come out ``window_box`` px long (version 2:
+  version 1 took a window of the photo at twice the locator's size, where the boxes were a median
+  24 px long, while the reader's zoomed look brings them to ~56 px: the net was asked to find boxes
+  twice the size of nearly all it had learnt). ``corners``: every corner box whose index shows (the
+  truth's ``uncovered`` at least ``SHOWN``), shrunk about its centre; ``centres``: a small disk at each;
 - corner crops, cut as the reader cuts them (``vision.mediatore.crops``, jittered, either way up,
   from the photo brought to about the crop's scale): each corner that shows (rank, suit), and
   "none" crops: corners that cards above hide, card bodies and the table.
@@ -35,6 +38,7 @@ from vision.training.locator_data import fill_polygons
 
 HIDDEN = 0.5  # a corner box at most this much uncovered is a "none" crop (between: left out)
 CENTRE_RADIUS = 0.3  # the centres map's disk, in box widths
+FULL_LONG_SIDE = 4000  # a 12 MP photo's long side, as `scorecam synth` writes by default
 
 
 @dataclass(frozen=True)
@@ -44,7 +48,8 @@ class DataSpec:
     render_long_side: int = 2000
     input_long: int = 512
     input_short: int = 384
-    window_zoom: float = 2.0
+    window_zoom: float = 2.0  # the reader's zoomed look: at least this many times the first look's scale
+    window_box: tuple[float, float] = (28.0, 100.0)  # the window's box long side (px), log-uniform
     crop_size: int = 48
     crop_span: float = CORNER_SPAN
     crop_k: tuple[float, float] = (0.7, 1.6)  # photo px per crop px in the picture crops are cut from
@@ -55,13 +60,14 @@ class DataSpec:
     table_crops: int = 3
     stress_every: int = 4
     crops_only: bool = False  # a set for the corner model alone (no locator samples)
-    version: int = 1
+    full_every: int = 2  # every this many-th photo rendered at FULL_LONG_SIDE, as a 12 MP photo (0: none)
+    version: int = 2
 
     def cache_path(self) -> Path:
         return cache_path(self, "mediatore-data", "mediatore")
 
 
-FINE = DataSpec(seed=2, n=300, render_long_side=3200, crops_only=True)
+FINE = DataSpec(seed=2, n=300, render_long_side=3200, crops_only=True, full_every=0)
 
 
 def card_label(card_id: str) -> tuple[int, int]:
@@ -94,35 +100,74 @@ def _disk(shape: tuple[int, int], quads: list[np.ndarray]) -> np.ndarray:
     return m
 
 
-def _maps(spec: DataSpec, photo: np.ndarray, truth: dict, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
+def _landscape(photo: np.ndarray, boxes: list[np.ndarray]) -> tuple[np.ndarray, list[np.ndarray]]:
+    """A portrait photo and its boxes transposed (the samples are stored landscape)."""
+    if photo.shape[0] <= photo.shape[1]:
+        return photo, boxes
+    return np.ascontiguousarray(photo.transpose(1, 0, 2)), [q[:, ::-1] for q in boxes]
+
+
+def _layers(shape: tuple[int, int], boxes: list[np.ndarray], shrink: float) -> list[np.ndarray]:
+    return [fill_polygons(shape, [_shrunk(q, shrink) for q in boxes]), _disk(shape, boxes)]
+
+
+def _pad(
+    spec: DataSpec, picture: np.ndarray, layers: list[np.ndarray]
+) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Padded to at least the stored size (a photo wider or taller than 4:3, a window past its edge)."""
+    ph, pw = picture.shape[:2]
+    pad_y, pad_x = max(0, spec.input_short - ph), max(0, spec.input_long - pw)
+    if pad_y or pad_x:
+        picture = cv2.copyMakeBorder(picture, 0, pad_y, 0, pad_x, cv2.BORDER_REPLICATE)
+        layers = [np.pad(m, ((0, pad_y), (0, pad_x))) for m in layers]
+    return picture, layers
+
+
+def _whole(spec: DataSpec, photo: np.ndarray, boxes: list[np.ndarray], rng: np.random.Generator):
+    """The whole photo at the locator's size (the reader's first look), a stored-size window of it."""
     h, w = photo.shape[:2]
-    boxes = [q for _, q in shown_boxes(truth)]
-    out = []
-    for zoom in (1.0, spec.window_zoom):
-        f = zoom * spec.input_long / max(h, w)
-        picture = cv2.resize(photo, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
-        shape = picture.shape[:2]
-        # px centres: a point x of the photo lies at (x + 0.5) * f - 0.5 in the picture
-        scaled = [(q + 0.5) * f - 0.5 for q in boxes]
-        layers = [fill_polygons(shape, [_shrunk(q, spec.box_shrink) for q in scaled]), _disk(shape, scaled)]
-        if shape[0] > shape[1]:  # portrait: stored as landscape
-            picture, layers = picture.transpose(1, 0, 2), [m.T for m in layers]
-        ph, pw = picture.shape[:2]
-        pad_y, pad_x = max(0, spec.input_short - ph), max(0, spec.input_long - pw)
-        if pad_y or pad_x:  # a photo wider or taller than 4:3
-            picture = cv2.copyMakeBorder(picture, 0, pad_y, 0, pad_x, cv2.BORDER_REPLICATE)
-            layers = [np.pad(m, ((0, pad_y), (0, pad_x))) for m in layers]
-            ph, pw = picture.shape[:2]
-        ys, xs = (
-            np.nonzero(layers[1] > 127) if layers[1].any() else (np.array([ph // 2]), np.array([pw // 2]))
-        )
-        pick = int(rng.integers(len(xs)))
-        y0 = int(np.clip(ys[pick] - rng.uniform(0.2, 0.8) * spec.input_short, 0, ph - spec.input_short))
-        x0 = int(np.clip(xs[pick] - rng.uniform(0.2, 0.8) * spec.input_long, 0, pw - spec.input_long))
-        window = (slice(y0, y0 + spec.input_short), slice(x0, x0 + spec.input_long))
-        out.append(np.ascontiguousarray(picture[window]))
-        out.append(np.stack([m[window] for m in layers], -1))
-    return tuple(out)
+    f = spec.input_long / max(h, w)
+    picture = cv2.resize(photo, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
+    # px centres: a point x of the photo lies at (x + 0.5) * f - 0.5 in the picture
+    picture, layers = _pad(spec, picture, _layers(picture.shape[:2], [(q + 0.5) * f - 0.5 for q in boxes],
+                                                  spec.box_shrink))  # fmt: skip
+    ph, pw = picture.shape[:2]
+    y0, x0 = int(rng.integers(ph - spec.input_short + 1)), int(rng.integers(pw - spec.input_long + 1))
+    window = (slice(y0, y0 + spec.input_short), slice(x0, x0 + spec.input_long))
+    return np.ascontiguousarray(picture[window]), np.stack([m[window] for m in layers], -1)
+
+
+def _zoomed(spec: DataSpec, photo: np.ndarray, boxes: list[np.ndarray], rng: np.random.Generator):
+    """A stored-size window of the photo at the zoomed look's scale: its boxes ``window_box`` long,
+    about a corner that shows (the look is taken where the first one found corners)."""
+    h, w = photo.shape[:2]
+    longs = [box_spot(q).long for q in boxes]
+    lo, hi = np.log(spec.window_box)
+    f = float(np.exp(rng.uniform(lo, hi))) / float(np.median(longs)) if boxes else 1.0
+    f = max(f, spec.window_zoom * spec.input_long / max(h, w))  # never coarser than the reader looks
+    win_w, win_h = spec.input_long / f, spec.input_short / f  # the window in photo px
+    if boxes:
+        centre = box_spot(boxes[int(rng.integers(len(boxes)))])
+        cx = centre.x - rng.uniform(-0.3, 0.3) * win_w
+        cy = centre.y - rng.uniform(-0.3, 0.3) * win_h
+    else:
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+    x0 = int(np.clip(cx - win_w / 2, 0, max(0.0, w - win_w)))
+    y0 = int(np.clip(cy - win_h / 2, 0, max(0.0, h - win_h)))
+    x1, y1 = min(w, int(np.ceil(x0 + win_w)) + 1), min(h, int(np.ceil(y0 + win_h)) + 1)
+    part = photo[y0:y1, x0:x1]
+    size = (max(1, round((x1 - x0) * f)), max(1, round((y1 - y0) * f)))
+    picture = cv2.resize(part, size, interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR)
+    fx, fy = size[0] / (x1 - x0), size[1] / (y1 - y0)
+    scaled = [(q - [x0, y0] + 0.5) * [fx, fy] - 0.5 for q in boxes]
+    picture, layers = _pad(spec, picture, _layers(picture.shape[:2], scaled, spec.box_shrink))
+    window = (slice(0, spec.input_short), slice(0, spec.input_long))
+    return np.ascontiguousarray(picture[window]), np.stack([m[window] for m in layers], -1)
+
+
+def _maps(spec: DataSpec, photo: np.ndarray, truth: dict, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
+    photo, boxes = _landscape(photo, [q for _, q in shown_boxes(truth)])
+    return (*_whole(spec, photo, boxes, rng), *_zoomed(spec, photo, boxes, rng))
 
 
 def _jitter(spot: Spot, rng: np.random.Generator, shift: float = 0.07, turn: float = 8.0) -> Spot:
@@ -171,7 +216,10 @@ def _crops(
 
 def make_sample(spec: DataSpec, index: int) -> tuple[tuple[np.ndarray, ...], np.ndarray, np.ndarray]:
     world = World(stress=True) if index % spec.stress_every == spec.stress_every - 1 else None
-    scene = make_scene("mediatore", spec.seed, index, spec.render_long_side, world=world)
+    full = spec.full_every and index % spec.full_every == 0
+    scene = make_scene(
+        "mediatore", spec.seed, index, FULL_LONG_SIDE if full else spec.render_long_side, world=world
+    )
     photo = cv2.imdecode(np.frombuffer(scene.jpeg, np.uint8), cv2.IMREAD_COLOR)
     rng = np.random.default_rng([spec.seed, index, 7])
     crops, labels = _crops(spec, photo, scene.truth, rng)
@@ -213,9 +261,6 @@ class LocatedSpec:
 
     def cache_path(self) -> Path:
         return cache_path(self, "mediatore-data", "mediatore-located")
-
-
-FULL_LONG_SIDE = 4000  # a 12 MP photo's long side, as `scorecam synth` writes by default
 
 
 def located_sample(spec: LocatedSpec, index: int, locator, corners) -> tuple[np.ndarray, np.ndarray]:

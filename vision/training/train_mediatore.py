@@ -30,6 +30,7 @@ from vision.mediatore.heads import HEADS, LOCATOR_CHANNELS
 from vision.training import train_locator as loc
 from vision.training.common import (
     build_data,
+    command_line,
     export_crop_model,
     fit_crop_model,
     keep_weights,
@@ -44,7 +45,6 @@ CORNER_BLOCKS = ((16, 2), (32, 2), (32, 1), (64, 2), (64, 1))  # 48 px -> 6 x 6
 CORNER_POOL = 3
 VALID_SHARE = 20  # photos 0 .. n/20 - 1 are validation
 WINDOW = (224, 320)  # the locator trains on windows of the stored pictures (fully convolutional)
-COMMAND = "python -m vision.training.train_mediatore --out-dir "
 
 
 # ------------------------------------------------------------------------------------------ locator
@@ -90,8 +90,10 @@ def train_locator(
     log=print,
     start: Path | dict | None = None,
     lr: float = 4e-3,
+    init: Path | None = None,
 ) -> tuple[torch.nn.Module, dict]:
-    """The locator trained for ``epochs`` (from the weights at ``start`` when given: a run continued)."""
+    """The locator trained for ``epochs`` (from the weights at ``start`` when given: a run continued;
+    from a shipped locator file, ``init``, read back by ``train_locator.from_onnx``)."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     images = np.concatenate([data["images"], data["win_images"]])
@@ -101,7 +103,7 @@ def train_locator(
     train_idx = np.concatenate([np.arange(n_val, n), n + np.arange(n_val, n)])
     val_idx = np.concatenate([np.arange(n_val), n + np.arange(n_val)])
     batch = 12
-    net = loc.LocatorNet()
+    net = loc.from_onnx(init) if init is not None else loc.LocatorNet()
     if start is not None:
         net.load_state_dict(start if isinstance(start, dict) else torch.load(start))
     net = net.to(memory_format=torch.channels_last)
@@ -109,8 +111,10 @@ def train_locator(
     opt, sched = one_cycle(net, lr, epochs * per_epoch)
     t0 = time.perf_counter()
     val: dict = {}
+    if init is not None or start is not None:
+        log(f"  locator before training: val {evaluate_locator(net, images[val_idx], maps[val_idx])}")
     for epoch in range(epochs):
-        net.train()
+        loc.train_mode(net)
         order = rng.permutation(train_idx)
         total = 0.0
         for i in range(per_epoch):
@@ -139,7 +143,12 @@ def export_locator(net: torch.nn.Module, out: Path, spec: DataSpec, info: dict) 
 
 
 def run_corners(
-    sets: list[tuple[DataSpec, dict[str, np.ndarray]]], out: Path, epochs: int, seed: int, log=print
+    sets: list[tuple[DataSpec, dict[str, np.ndarray]]],
+    out: Path,
+    epochs: int,
+    seed: int,
+    command: str,
+    log=print,
 ) -> dict:
     """The corner model on the crops of every set (the first 1/20 of each set's photos: validation)."""
     spec = sets[0][0]
@@ -171,7 +180,7 @@ def run_corners(
         "torch_seed": seed,
         "params": parameter_count(model),
         "train_s": round(time.perf_counter() - t0, 1),
-        "command": COMMAND + str(out.parent),
+        "command": command,
     }
     meta = scorecam_metadata("mediatore-corners", spec.crop_size, HEADS, training, metrics)
     meta["input"]["crop_span"] = spec.crop_span
@@ -222,11 +231,13 @@ def main(argv: list[str] | None = None) -> None:
         help="photos whose located corners the corner model learns from",
     )
     p.add_argument("--locator-from", type=Path, help="continue training the locator from these torch weights")
+    p.add_argument("--locator-init", type=Path, help="a shipped locator (.onnx) to train the locator on from")
     p.add_argument("--locator-lr", type=float, default=4e-3, help="the locator's peak learning rate")
     p.add_argument(
         "--locator-more-epochs", type=int, default=8, help="then this many more at half the peak (0: none)"
     )
     args = p.parse_args(argv)
+    command = command_line("vision.training.train_mediatore", argv)
     if args.smoke:
         args.n, args.locator_epochs, args.corner_epochs, args.locator_more_epochs = 40, 1, 1, 1
     torch.set_num_threads(1)  # a shared machine: one core
@@ -241,21 +252,23 @@ def main(argv: list[str] | None = None) -> None:
         return
     if args.only in (None, "locator"):
         net, info = train_locator(
-            data, args.locator_epochs, args.seed, start=args.locator_from, lr=args.locator_lr
-        )
-        if args.locator_from is not None:
-            info["continued_from"] = str(args.locator_from)
+            data, args.locator_epochs, args.seed, start=args.locator_from, lr=args.locator_lr,
+            init=args.locator_init,
+        )  # fmt: skip
+        if args.locator_from is not None or args.locator_init is not None:
+            info["continued_from"] = str(args.locator_from or args.locator_init)
         if args.locator_more_epochs:  # a second one-cycle run from the first's weights, at a lower peak
             first = {k: v.clone() for k, v in net.state_dict().items()}
             net, more = train_locator(
-                data, args.locator_more_epochs, args.seed, start=first, lr=args.locator_lr / 2
-            )
+                data, args.locator_more_epochs, args.seed, start=first, lr=args.locator_lr / 2,
+                init=args.locator_init,  # (a net read from a file keeps its folded norms frozen)
+            )  # fmt: skip
             info = {"epochs": [info["epochs"], more["epochs"]], "peak_lr": [args.locator_lr, args.locator_lr / 2],
                     "val_first": info["val"], "val": more["val"], "train_s": info["train_s"] + more["train_s"]}  # fmt: skip
         params = sum(q.numel() for q in net.parameters())
         info |= {"photos": spec.n, "data_seed": spec.seed, "stress_every": spec.stress_every,
                  "torch_seed": args.seed, "params": params, "data_s": round(t_data, 1),
-                 "command": COMMAND + str(args.out_dir)}  # fmt: skip
+                 "command": command}  # fmt: skip
         out = args.out_dir / "mediatore-locator.onnx"
         export_locator(net, out, spec, info)
         keep_weights(net, out, "mediatore-weights")
@@ -263,7 +276,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.only in (None, "corners"):
         if args.located_photos:  # after the locator: crops where it finds corners, as the reader cuts them
             sets.append(_located(spec, args.out_dir / "mediatore-locator.onnx", args.located_photos))
-        run_corners(sets, args.out_dir / "mediatore-corners.onnx", args.corner_epochs, args.seed)
+        run_corners(sets, args.out_dir / "mediatore-corners.onnx", args.corner_epochs, args.seed, command)
     print(f"done in {time.perf_counter() - t0:.0f} s", flush=True)
 
 

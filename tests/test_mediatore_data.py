@@ -1,0 +1,78 @@
+"""The Mediatore locator's training samples: the zoomed window shows the corner boxes at the size the
+reader's zoomed look brings them to (``DataSpec.window_box``), and its maps lie on the boxes of the
+simulated photo's truth, for a 12 MP render and a smaller one, landscape and portrait."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.mediatore.crops import box_spot
+from vision.synth.dataset import make_scene
+from vision.training.mediatore_data import DataSpec, _landscape, _zoomed, shown_boxes
+
+SPEC = DataSpec()
+
+
+def _regions(layer: np.ndarray) -> list[tuple[float, tuple[float, float]]]:
+    """(long side, centre) of each region of a corners map layer, grown back by the shrink."""
+    count, labels, stats, centres = cv2.connectedComponentsWithStats((layer > 127).astype(np.uint8))
+    out = []
+    for i in range(1, count):
+        if stats[i, cv2.CC_STAT_AREA] < 6:
+            continue
+        ys, xs = np.nonzero(labels == i)
+        pts = np.column_stack([xs, ys]).astype(np.float32)
+        (_, _), (w, h), _ = cv2.minAreaRect(pts)
+        out.append((max(w, h) / SPEC.box_shrink, tuple(centres[i])))
+    return out
+
+
+@pytest.mark.parametrize("long_side", [2000, 4000])
+def test_the_zoomed_window_shows_the_boxes_at_the_zoomed_looks_size(long_side):
+    scene = make_scene("mediatore", 1, 0, long_side)  # small cards: the window is always a zoom
+    photo = cv2.imdecode(np.frombuffer(scene.jpeg, np.uint8), cv2.IMREAD_COLOR)
+    photo, boxes = _landscape(photo, [q for _, q in shown_boxes(scene.truth)])
+    seen = []
+    for k in range(6):
+        picture, maps = _zoomed(SPEC, photo, boxes, np.random.default_rng(k))
+        assert picture.shape == (SPEC.input_short, SPEC.input_long, 3)
+        assert maps.shape == (SPEC.input_short, SPEC.input_long, 2)
+        whole = [r for r in _regions(maps[..., 0]) if min(r[1]) > 30 and r[1][0] < SPEC.input_long - 30]
+        assert whole, "the window lies about a corner that shows"
+        seen.append(np.median([r[0] for r in whole]))
+    lo, hi = SPEC.window_box
+    assert lo * 0.7 < min(seen) and max(seen) < hi * 1.3, seen
+    assert max(seen) / min(seen) > 1.3, "the window's scale varies over its range"
+
+
+def test_the_window_maps_lie_on_the_boxes_of_the_photo():
+    """Drawn back into the photo, each region's centre lands on a box centre of the truth."""
+    scene = make_scene("mediatore", 1, 3, 2000)
+    photo = cv2.imdecode(np.frombuffer(scene.jpeg, np.uint8), cv2.IMREAD_COLOR)
+    photo, boxes = _landscape(photo, [q for _, q in shown_boxes(scene.truth)])
+    picture, maps = _zoomed(SPEC, photo, boxes, np.random.default_rng(0))
+    # the same window found again in the photo by its pixels: where the picture matches the photo
+    # brought to the window's scale
+    longs = [box_spot(q).long for q in boxes]
+    regions = _regions(maps[..., 0])
+    f = np.median([r[0] for r in regions]) / np.median(longs)
+    small = cv2.resize(photo, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+    match = cv2.matchTemplate(small, picture[40:-40, 40:-40], cv2.TM_SQDIFF_NORMED)
+    _, _, (mx, my), _ = cv2.minMaxLoc(match)
+    x0, y0 = mx - 40, my - 40
+    centres = np.array([[box_spot(q).x, box_spot(q).y] for q in boxes]) * f
+    for _, (cx, cy) in regions:
+        d = np.hypot(*(centres - [cx + x0, cy + y0]).T).min()
+        assert d < 0.25 * np.median(longs) * f
+
+
+def test_portrait_photos_are_stored_landscape_with_their_boxes():
+    photo = np.zeros((40, 30, 3), np.uint8)
+    photo[5, 20] = 255  # x 20, y 5
+    box = np.array([[20.0, 5.0], [22.0, 5.0], [22.0, 9.0], [20.0, 9.0]])
+    turned, (moved,) = _landscape(photo, [box])
+    assert turned.shape == (30, 40, 3)
+    x, y = moved[0]
+    assert turned[int(y), int(x)].max() == 255
