@@ -12,7 +12,10 @@ one too covered to read) and suit. Training photos use seeds below 9000 only; si
 normalisation and labels go into each file's "scorecam" metadata. One process, one torch thread.
 With ``--fine-photos N`` the corner model also learns from N photos rendered at 3200 px
 (``mediatore_data.FINE``, crops only): the sharper corners of a 12 MP photo (not used for the
-shipped model: too slow to render on the shared machine).
+shipped model: too slow to render on the shared machine). With ``--stress-seeds 4,5`` both models
+also learn from ``--stress-n`` photos of each seed, every second from the stress world;
+``--locator-init FILE.onnx`` trains the locator on from a shipped one (models/README.md has the
+commands the shipped models were made with).
 """
 
 from __future__ import annotations
@@ -91,6 +94,7 @@ def train_locator(
     start: Path | dict | None = None,
     lr: float = 4e-3,
     init: Path | None = None,
+    n_val: int | None = None,
 ) -> tuple[torch.nn.Module, dict]:
     """The locator trained for ``epochs`` (from the weights at ``start`` when given: a run continued;
     from a shipped locator file, ``init``, read back by ``train_locator.from_onnx``)."""
@@ -99,7 +103,7 @@ def train_locator(
     images = np.concatenate([data["images"], data["win_images"]])
     maps = np.concatenate([data["maps"], data["win_maps"]])
     n = len(data["images"])
-    n_val = max(8, n // VALID_SHARE)
+    n_val = max(8, n // VALID_SHARE) if n_val is None else n_val  # the first photos validate
     train_idx = np.concatenate([np.arange(n_val, n), n + np.arange(n_val, n)])
     val_idx = np.concatenate([np.arange(n_val), n + np.arange(n_val)])
     batch = 12
@@ -173,7 +177,15 @@ def run_corners(
         "calibration": dict(zip(HEADS, [round(t, 3) for t in temps], strict=True)),
     }
     training = {
-        "data": [{"seed": s.seed, "photos": s.n, "render_long_side": s.render_long_side} for s, _ in sets],
+        "data": [
+            {
+                "seed": s.seed,
+                "photos": s.n,
+                "render_long_side": s.render_long_side,
+                "stress_every": s.stress_every,
+            }
+            for s, _ in sets
+        ],
         "stress_every": spec.stress_every,
         "crops": int(len(train_x)),
         "epochs": epochs,
@@ -230,6 +242,13 @@ def main(argv: list[str] | None = None) -> None:
         default=300,
         help="photos whose located corners the corner model learns from",
     )
+    p.add_argument(
+        "--stress-seeds",
+        default="",
+        help="more training photos: seeds (comma-separated) of --stress-n photos each, every second one "
+        "from the stress world",
+    )
+    p.add_argument("--stress-n", type=int, default=240, help="photos of each --stress-seeds seed")
     p.add_argument("--locator-from", type=Path, help="continue training the locator from these torch weights")
     p.add_argument("--locator-init", type=Path, help="a shipped locator (.onnx) to train the locator on from")
     p.add_argument("--locator-lr", type=float, default=4e-3, help="the locator's peak learning rate")
@@ -248,12 +267,21 @@ def main(argv: list[str] | None = None) -> None:
     if args.fine_photos:
         fine = replace(FINE, n=args.fine_photos)
         sets.append((fine, build_data(fine, build_dataset)[0]))
+    stress_sets = [
+        DataSpec(seed=int(s), n=args.stress_n, stress_every=2) for s in args.stress_seeds.split(",") if s
+    ]
+    for extra in stress_sets:  # both models learn from these; the first set's photos validate
+        sets.append((extra, build_data(extra, build_dataset)[0]))
+    if stress_sets:
+        names = ("images", "maps", "win_images", "win_maps")
+        data = {k: np.concatenate([data[k], *(d[k] for s, d in sets if s in stress_sets)]) for k in names}
     if args.data_only:
         return
+    n_val = max(8, spec.n // VALID_SHARE)  # the first set's first photos, whatever sets follow
     if args.only in (None, "locator"):
         net, info = train_locator(
             data, args.locator_epochs, args.seed, start=args.locator_from, lr=args.locator_lr,
-            init=args.locator_init,
+            init=args.locator_init, n_val=n_val,
         )  # fmt: skip
         if args.locator_from is not None or args.locator_init is not None:
             info["continued_from"] = str(args.locator_from or args.locator_init)
@@ -261,12 +289,13 @@ def main(argv: list[str] | None = None) -> None:
             first = {k: v.clone() for k, v in net.state_dict().items()}
             net, more = train_locator(
                 data, args.locator_more_epochs, args.seed, start=first, lr=args.locator_lr / 2,
-                init=args.locator_init,  # (a net read from a file keeps its folded norms frozen)
+                init=args.locator_init, n_val=n_val,  # (a net read from a file keeps its folded norms frozen)
             )  # fmt: skip
             info = {"epochs": [info["epochs"], more["epochs"]], "peak_lr": [args.locator_lr, args.locator_lr / 2],
                     "val_first": info["val"], "val": more["val"], "train_s": info["train_s"] + more["train_s"]}  # fmt: skip
         params = sum(q.numel() for q in net.parameters())
         info |= {"photos": spec.n, "data_seed": spec.seed, "stress_every": spec.stress_every,
+                 "stress_sets": [{"seed": x.seed, "photos": x.n, "stress_every": x.stress_every} for x in stress_sets],
                  "torch_seed": args.seed, "params": params, "data_s": round(t_data, 1),
                  "command": command}  # fmt: skip
         out = args.out_dir / "mediatore-locator.onnx"
