@@ -283,8 +283,6 @@ def main(argv: list[str] | None = None) -> None:
             data, args.locator_epochs, args.seed, start=args.locator_from, lr=args.locator_lr,
             init=args.locator_init, n_val=n_val,
         )  # fmt: skip
-        if args.locator_from is not None or args.locator_init is not None:
-            info["continued_from"] = str(args.locator_from or args.locator_init)
         if args.locator_more_epochs:  # a second one-cycle run from the first's weights, at a lower peak
             first = {k: v.clone() for k, v in net.state_dict().items()}
             net, more = train_locator(
@@ -293,6 +291,8 @@ def main(argv: list[str] | None = None) -> None:
             )  # fmt: skip
             info = {"epochs": [info["epochs"], more["epochs"]], "peak_lr": [args.locator_lr, args.locator_lr / 2],
                     "val_first": info["val"], "val": more["val"], "train_s": info["train_s"] + more["train_s"]}  # fmt: skip
+        if args.locator_from is not None or args.locator_init is not None:  # (after the second run too)
+            info["continued_from"] = str(args.locator_from or args.locator_init)
         params = sum(q.numel() for q in net.parameters())
         info |= {"photos": spec.n, "data_seed": spec.seed, "stress_every": spec.stress_every,
                  "stress_sets": [{"seed": x.seed, "photos": x.n, "stress_every": x.stress_every} for x in stress_sets],

@@ -1,0 +1,49 @@
+"""`python -m vision.training.train_mediatore` end to end on a tiny run (the `train` extra; `make
+test-slow`): a locator trained on from the shipped one with a set of stress photos added, and a
+corner model, both written as ONNX files the reader loads, their metadata saying how they were made.
+The photos are cached under build/mediatore-data/ like any training run's."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.train
+def test_a_tiny_run_from_the_shipped_locator_with_stress_photos_writes_both_models(tmp_path):
+    import onnx
+
+    from vision.mediatore import read_cards
+    from vision.mediatore.locate import load_locator
+    from vision.mediatore.reader import load_corner_model
+    from vision.training.train_mediatore import main
+
+    argv = ["--smoke", "--out-dir", str(tmp_path), "--stress-seeds", "4", "--stress-n", "8"]
+    argv += ["--locator-init", str(ROOT / "models" / "mediatore-locator.onnx"), "--located-photos", "8"]
+    main(argv)
+    locator, corners = tmp_path / "mediatore-locator.onnx", tmp_path / "mediatore-corners.onnx"
+    meta = {p.key: p.value for p in onnx.load(str(locator)).metadata_props}
+    training = json.loads(meta["scorecam"])["training"]
+    assert training["continued_from"].endswith("models/mediatore-locator.onnx")
+    assert training["stress_sets"] == [{"seed": 4, "photos": 8, "stress_every": 2}]
+    assert training["command"].startswith("python -m vision.training.train_mediatore --smoke")
+    meta = {p.key: p.value for p in onnx.load(str(corners)).metadata_props}
+    sets = json.loads(meta["scorecam"])["training"]["data"]
+    assert [(s["seed"], s["stress_every"]) for s in sets] == [(1, 4), (4, 2), (3, 4)]  # located last
+    # the reader takes both files as they are
+    photo = sorted((ROOT / "samples" / "mediatore").glob("*.jpg"))[1]
+    try:
+        cards, reading = read_cards(
+            photo, locator=load_locator(str(locator)), corners=load_corner_model(str(corners))
+        )
+    except Exception as error:  # a tiny model may find no card: that is a PhotoError, not a crash
+        from vision.errors import PhotoError
+
+        assert isinstance(error, PhotoError)
+    else:
+        assert reading.status in ("ok", "check") and np.isfinite([c.confidence for c in reading.cards]).all()
