@@ -182,6 +182,7 @@ def run_corners(
                 "seed": s.seed,
                 "photos": s.n,
                 "render_long_side": s.render_long_side,
+                "full_every": s.full_every,  # every this many-th photo rendered at 4000 px instead
                 "stress_every": s.stress_every,
             }
             for s, _ in sets
@@ -270,11 +271,11 @@ def main(argv: list[str] | None = None) -> None:
     stress_sets = [
         DataSpec(seed=int(s), n=args.stress_n, stress_every=2) for s in args.stress_seeds.split(",") if s
     ]
-    for extra in stress_sets:  # both models learn from these; the first set's photos validate
-        sets.append((extra, build_data(extra, build_dataset)[0]))
-    if stress_sets:
+    stress_data = [build_data(extra, build_dataset)[0] for extra in stress_sets]
+    sets += list(zip(stress_sets, stress_data, strict=True))  # both models learn from these
+    if stress_data:  # the locator's pictures, the first set's first (its first photos validate)
         names = ("images", "maps", "win_images", "win_maps")
-        data = {k: np.concatenate([data[k], *(d[k] for s, d in sets if s in stress_sets)]) for k in names}
+        data = {k: np.concatenate([data[k], *(d[k] for d in stress_data)]) for k in names}
     if args.data_only:
         return
     n_val = max(8, spec.n // VALID_SHARE)  # the first set's first photos, whatever sets follow
