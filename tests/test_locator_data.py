@@ -87,3 +87,8 @@ def test_several_seeds_data_sets_merge_with_the_first_sets_photos_first():
     assert merge_sets([one], n=2)["photo"].tolist() == [0, 1]
     pictures = merge_sets([{"images": one["images"]}, {"images": one["images"]}], n=2)
     assert list(pictures) == ["images"] and len(pictures["images"]) == 4
+    # sets of different sizes (`--stress-seeds`, fewer photos each): each set counts on from the last
+    merged = merge_sets([data(1, [2, 1, 3]), data(2, [1, 2])], n=[3, 2])
+    assert merged["photo"].tolist() == [0, 0, 1, 2, 2, 2, 3, 4, 4]
+    with pytest.raises(ValueError):
+        merge_sets([one, one], n=[2])

@@ -93,14 +93,19 @@ def build_maps_and_crops(
     return write_cache(spec, data)
 
 
-def merge_sets(sets: Sequence[dict[str, np.ndarray]], n: int) -> dict[str, np.ndarray]:
-    """Several seeds' data sets (``n`` photos each) as one, in order: each crop's "photo" index counts
-    on over the sets, so that the validation photos (the first ones) stay the first set's."""
+def merge_sets(sets: Sequence[dict[str, np.ndarray]], n: int | Sequence[int]) -> dict[str, np.ndarray]:
+    """Several seeds' data sets (``n`` photos each, or each set's own count) as one, in order: each
+    crop's "photo" index counts on over the sets, so that the validation photos (the first ones)
+    stay the first set's."""
     if len(sets) == 1:
         return dict(sets[0])
+    counts = [n] * len(sets) if isinstance(n, int) else list(n)
+    if len(counts) != len(sets):
+        raise ValueError(f"{len(sets)} data sets, {len(counts)} photo counts")
     merged = {k: np.concatenate([d[k] for d in sets]) for k in sets[0] if k != "photo"}
     if "photo" in sets[0]:  # (a locator's run keeps its pictures and maps alone)
-        merged["photo"] = np.concatenate([d["photo"] + i * n for i, d in enumerate(sets)])
+        starts = np.cumsum([0, *counts[:-1]])
+        merged["photo"] = np.concatenate([d["photo"] + start for d, start in zip(sets, starts, strict=True)])
     return merged
 
 

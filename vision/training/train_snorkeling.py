@@ -9,7 +9,9 @@ top card, from the whole photo at 512 px long side; the card model (the Mondo ti
 CNN, ``mondo_tiles_model.TileNet``, on 96 px crops) reads, from a crop around each mat found, the
 mat's number and the top card of the pile on it (value and colour), and from a crop around the
 central pile its top card. Training photos use seeds below 9000 only; sizes, normalisation and
-labels go into each file's "scorecam" metadata.
+labels go into each file's "scorecam" metadata. ``--data-seeds 1,2,3`` learns from several seeds'
+photos (every fourth from the stress world); ``--stress-seeds 4,5`` adds ``--stress-n`` photos of
+each of those seeds, every second from the stress world (validation stays the first seed's).
 """
 
 from __future__ import annotations
@@ -247,6 +249,7 @@ def run_cards(
     n_val: int | None = None,
     seeds: list[int] | None = None,
     command: str = "python -m vision.training.train_snorkeling",
+    sets: list[dict] | None = None,
 ) -> dict:
     """The card model from ``data`` (photos of ``seeds``, ``spec.n`` each; the first ``n_val``
     validate), exported to ``out``; ``command``: the run's, for the metadata."""
@@ -275,6 +278,8 @@ def run_cards(
     training = _training(spec, len(train_x), epochs, seed, model, t0, command) | {
         "data_seeds": seeds or [spec.seed]
     }
+    if sets:  # each set's seed, photos and stress share (``--stress-seeds``)
+        training |= {"sets": sets, "photos": sum(x["photos"] for x in sets)}
     meta = scorecam_metadata("snorkeling-cards", spec.crop_size, HEADS, training, metrics)
     meta["input"]["crop_span"] = spec.crop_span
     meta["input"]["crop_k"] = list(spec.crop_k)
@@ -355,6 +360,11 @@ def main(argv: list[str] | None = None) -> None:
         "--data-seeds", default="1", help="simulator seeds of the training photos, comma-separated "
         "(validation: the first twentieth of the first seed's)"
     )  # fmt: skip
+    p.add_argument(
+        "--stress-seeds", default="", help="more training photos: seeds (comma-separated) of --stress-n "
+        "photos each, every second one from the stress world"
+    )  # fmt: skip
+    p.add_argument("--stress-n", type=int, default=600, help="photos of each --stress-seeds seed")
     p.add_argument("--init-from", type=Path, help="a shipped locator (.onnx) to train the locator on from")
     p.add_argument("--locator-lr", type=float, default=4e-3, help="the locator's peak learning rate")
     p.add_argument("--locator-epochs", type=int, default=14)
@@ -367,6 +377,7 @@ def main(argv: list[str] | None = None) -> None:
     args = p.parse_args(argv)
     if args.smoke:
         args.n, args.locator_epochs, args.card_epochs, args.header_epochs = 40, 1, 1, 1
+        args.stress_n = min(args.stress_n, 40)
     torch.set_num_threads(1)  # a shared machine: one core
     seeds = [int(s) for s in args.data_seeds.split(",")]
     command = command_line("vision.training.train_snorkeling", argv)
@@ -381,15 +392,21 @@ def main(argv: list[str] | None = None) -> None:
             return
     # each set is 2 GB a 900 photos: one model's run keeps only the arrays it learns from
     keep = {"locator": LOCATOR_ARRAYS, "cards": CARD_ARRAYS}.get(args.only, LOCATOR_ARRAYS + CARD_ARRAYS)
-    sets = [build_data(replace(spec, seed=s), build_dataset) for s in seeds]
+    specs = [replace(spec, seed=s) for s in seeds]
+    specs += [
+        replace(spec, seed=int(s), n=args.stress_n, stress_every=2) for s in args.stress_seeds.split(",") if s
+    ]
+    sets = [build_data(x, build_dataset) for x in specs]
     sets = [({k: v for k, v in d.items() if k in keep}, t) for d, t in sets]
-    data, t_data = merge_sets([d for d, _ in sets], spec.n), sum(t for _, t in sets)
+    data, t_data = merge_sets([d for d, _ in sets], [x.n for x in specs]), sum(t for _, t in sets)
     del sets
+    sets_info = [{"seed": x.seed, "photos": x.n, "stress_every": x.stress_every} for x in specs]
     if args.data_only:
         return
     if args.only in (None, "cards"):
         out = args.out_dir / "snorkeling-cards.onnx"
-        run_cards(data, spec, out, args.card_epochs, args.seed, n_val=n_val, seeds=seeds, command=command)
+        run_cards(data, spec, out, args.card_epochs, args.seed, n_val=n_val, seeds=seeds, command=command,
+                  sets=sets_info)  # fmt: skip
     if args.only in (None, "locator"):
         out = args.out_dir / "snorkeling-locator.onnx"
         before = (
@@ -400,7 +417,7 @@ def main(argv: list[str] | None = None) -> None:
 
         def keep(net: torch.nn.Module, info: dict) -> None:  # each epoch's model: a long run may be cut short
             params = sum(q.numel() for q in net.parameters())
-            info |= {"photos": spec.n * len(seeds), "data_seed": spec.seed, "data_seeds": seeds,
+            info |= {"photos": sum(x.n for x in specs), "data_seed": spec.seed, "data_seeds": seeds, "sets": sets_info,
                      "stress_every": spec.stress_every, "planned_epochs": args.locator_epochs,
                      "lr": args.locator_lr, "torch_seed": args.seed, "params": params,
                      "data_s": round(t_data, 1), "command": command,
