@@ -61,10 +61,13 @@ UNLIKELY_NUMBER = 0.05  # a region left only a mat number this unlikely (its own
 # each pile is read again as a mat this much smaller than its spot: a mat seen at a slant along its
 # length, or whose region a hand of cards joins, is read at the mats' common size, so the crop shows
 # it smaller than the card model learnt it and a 3 can read surely as a 4 (fresh seed 9664: 2 of 300
-# rounds wrong and unflagged so). A reading of another card at least SMALLER_SURE likely is flagged.
-# On the dev photos (seeds 9642, 9644: 400 piles read right) 3 right piles read otherwise at 0.75, 57
-# at 0.6; on seeds 9643 (150) and 9644 (100, stress) the one pile read wrong and unflagged read
-# otherwise at 97%, the right piles that did at 51-97% (5 of 9 under 60%)
+# rounds wrong and unflagged so). A reading of another card at least SMALLER_SURE likely is flagged,
+# and taken where it is the surer of the two. On the dev photos (seeds 9642, 9644: 400 piles read
+# right) 3 right piles read otherwise at 0.75, 57 at 0.6; on seeds 9643 (150) and 9644 (100, stress)
+# the right piles that read otherwise did at 51-97% (5 of 9 under 60%; the two at 90% or more read
+# surer still at the mats' size), and the 2 wrong piles that read otherwise surely (84% and 94% at
+# the mats' size, 97% and 99% smaller) read right so: 9644 rounds scored exactly 90 -> 92%, none wrong
+# and unflagged (1 without the look)
 SMALLER_LOOK = 0.75
 SMALLER_SURE = 0.9
 DECK_CARDS = tuple(Card(v, c) for v in VALUES for c in COLORS) + (LANTERNFISH_CARD,)
@@ -296,7 +299,8 @@ def read_round(
     if len(piles) < 2:
         reason = NO_TABLE if not piles else "only one diver mat found (a round has 2 to 6 divers)"
         raise PhotoError(reason, kind="no_board")
-    flags += _smaller_look(model, photo, piles, mat_long)
+    piles, smaller = _smaller_look(model, photo, piles, mat_long)
+    flags += smaller
     if not any(p.top.card.value == BEACH for p in piles):
         # a round ends on a Beach: none read means a pile missed or misread, or a round not over
         flags.append("No Beach read on any pile: a round ends on one; check for a mat not found")
@@ -569,20 +573,32 @@ def _piles(
     return sorted(piles, key=lambda q: q.mat), flags
 
 
-def _smaller_look(model: OnnxModel, photo: Photo, piles: list[PileReading], mat_long: float) -> list[str]:
+def _smaller_look(
+    model: OnnxModel, photo: Photo, piles: list[PileReading], mat_long: float
+) -> tuple[list[PileReading], list[str]]:
     """Each pile read again as a smaller mat (``SMALLER_LOOK``): a flag for each whose top card then
-    reads as another card."""
+    reads as another card; where that reading is the surer, it is taken."""
     spots = [replace(p.spot, long=p.spot.long * SMALLER_LOOK) for p in piles]
     probs = _run(model, card_crops(photo, spots, model, mat_long))
-    flags = []
+    flags, out = [], []
     for pile, value, color in zip(piles, probs["value"], probs["color"], strict=True):
-        other = _card(model, value, color)
+        cards = _deck_probs(model, value, color)
+        other = _reading(cards)
         if other.card != pile.top.card and other.confidence >= SMALLER_SURE:
-            flags.append(
-                f"Mat {pile.mat}: top card read as {_words(pile.top.card)}, but as {_words(other.card)} "
-                f"({other.confidence:.0%}) taken as a smaller mat (one seen at a slant): check it"
-            )
-    return flags
+            if other.confidence > pile.top.confidence:
+                flags.append(
+                    f"Mat {pile.mat}: top card taken as {_words(other.card)} ({other.confidence:.0%}) as a "
+                    f"smaller mat (one seen at a slant), read as {_words(pile.top.card)} "
+                    f"({pile.top.confidence:.0%}) at the mats' size: check it"
+                )
+                pile = replace(pile, top=other, deck=tuple(cards))
+            else:
+                flags.append(
+                    f"Mat {pile.mat}: top card read as {_words(pile.top.card)}, but as {_words(other.card)} "
+                    f"({other.confidence:.0%}) taken as a smaller mat (one seen at a slant): check it"
+                )
+        out.append(pile)
+    return out, flags
 
 
 def _named_elsewhere(model: OnnxModel, p: np.ndarray, mat: int, allowed: frozenset[int]) -> list[str]:
