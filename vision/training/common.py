@@ -18,7 +18,7 @@ import hashlib
 import json
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -91,6 +91,28 @@ def build_maps_and_crops(
         "photo": np.concatenate(photo_of),
     }
     return write_cache(spec, data)
+
+
+def add_stress_options(parser: Any, default_n: int) -> None:
+    """``--stress-seeds`` and ``--stress-n`` on a training command (``stress_specs``)."""
+    parser.add_argument(
+        "--stress-seeds",
+        default="",
+        help="more training photos: seeds (comma-separated) of --stress-n photos each, every second one "
+        "from the stress world",
+    )
+    parser.add_argument("--stress-n", type=int, default=default_n, help="photos of each --stress-seeds seed")
+
+
+def stress_specs(base: Any, seeds: str, n: int) -> list[Any]:
+    """``base`` (a data spec) for each of ``seeds`` (comma-separated): ``n`` photos, every second from
+    the stress world."""
+    return [replace(base, seed=int(s), n=n, stress_every=2) for s in seeds.split(",") if s]
+
+
+def sets_metadata(specs: Sequence[Any]) -> list[dict]:
+    """What a model's metadata says of each data set it learnt from."""
+    return [{"seed": x.seed, "photos": x.n, "stress_every": x.stress_every} for x in specs]
 
 
 def merge_sets(sets: Sequence[dict[str, np.ndarray]], n: int | Sequence[int]) -> dict[str, np.ndarray]:

@@ -32,13 +32,16 @@ import torch.nn.functional as F
 from vision.mediatore.heads import HEADS, LOCATOR_CHANNELS
 from vision.training import train_locator as loc
 from vision.training.common import (
+    add_stress_options,
     build_data,
     command_line,
     export_crop_model,
     fit_crop_model,
     keep_weights,
     one_cycle,
+    sets_metadata,
     step,
+    stress_specs,
 )
 from vision.training.export_onnx import scorecam_metadata
 from vision.training.mediatore_data import FINE, DataSpec, LocatedSpec, build_dataset, build_located
@@ -243,13 +246,7 @@ def main(argv: list[str] | None = None) -> None:
         default=300,
         help="photos whose located corners the corner model learns from",
     )
-    p.add_argument(
-        "--stress-seeds",
-        default="",
-        help="more training photos: seeds (comma-separated) of --stress-n photos each, every second one "
-        "from the stress world",
-    )
-    p.add_argument("--stress-n", type=int, default=240, help="photos of each --stress-seeds seed")
+    add_stress_options(p, default_n=240)
     p.add_argument("--locator-from", type=Path, help="continue training the locator from these torch weights")
     p.add_argument("--locator-init", type=Path, help="a shipped locator (.onnx) to train the locator on from")
     p.add_argument("--locator-lr", type=float, default=4e-3, help="the locator's peak learning rate")
@@ -268,9 +265,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.fine_photos:
         fine = replace(FINE, n=args.fine_photos)
         sets.append((fine, build_data(fine, build_dataset)[0]))
-    stress_sets = [
-        DataSpec(seed=int(s), n=args.stress_n, stress_every=2) for s in args.stress_seeds.split(",") if s
-    ]
+    stress_sets = stress_specs(spec, args.stress_seeds, args.stress_n)
     stress_data = [build_data(extra, build_dataset)[0] for extra in stress_sets]
     sets += list(zip(stress_sets, stress_data, strict=True))  # both models learn from these
     if stress_data:  # the locator's pictures, the first set's first (its first photos validate)
@@ -296,7 +291,7 @@ def main(argv: list[str] | None = None) -> None:
             info["continued_from"] = str(args.locator_from or args.locator_init)
         params = sum(q.numel() for q in net.parameters())
         info |= {"photos": spec.n, "data_seed": spec.seed, "stress_every": spec.stress_every,
-                 "stress_sets": [{"seed": x.seed, "photos": x.n, "stress_every": x.stress_every} for x in stress_sets],
+                 "stress_sets": sets_metadata(stress_sets),
                  "torch_seed": args.seed, "params": params, "data_s": round(t_data, 1),
                  "command": command}  # fmt: skip
         out = args.out_dir / "mediatore-locator.onnx"

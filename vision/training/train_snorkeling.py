@@ -29,13 +29,16 @@ from vision.onnx_model import load_session
 from vision.snorkeling.heads import HEADER_HEADS, HEADS, LOCATOR_CHANNELS
 from vision.training import train_locator as loc
 from vision.training.common import (
+    add_stress_options,
     build_data,
     command_line,
     export_crop_model,
     keep_weights,
     merge_sets,
     one_cycle,
+    sets_metadata,
     step,
+    stress_specs,
 )
 from vision.training.export_onnx import scorecam_metadata
 from vision.training.mondo_tiles_model import (
@@ -360,11 +363,7 @@ def main(argv: list[str] | None = None) -> None:
         "--data-seeds", default="1", help="simulator seeds of the training photos, comma-separated "
         "(validation: the first twentieth of the first seed's)"
     )  # fmt: skip
-    p.add_argument(
-        "--stress-seeds", default="", help="more training photos: seeds (comma-separated) of --stress-n "
-        "photos each, every second one from the stress world"
-    )  # fmt: skip
-    p.add_argument("--stress-n", type=int, default=600, help="photos of each --stress-seeds seed")
+    add_stress_options(p, default_n=600)
     p.add_argument("--init-from", type=Path, help="a shipped locator (.onnx) to train the locator on from")
     p.add_argument("--locator-lr", type=float, default=4e-3, help="the locator's peak learning rate")
     p.add_argument("--locator-epochs", type=int, default=14)
@@ -392,15 +391,12 @@ def main(argv: list[str] | None = None) -> None:
             return
     # each set is 2 GB a 900 photos: one model's run keeps only the arrays it learns from
     keep = {"locator": LOCATOR_ARRAYS, "cards": CARD_ARRAYS}.get(args.only, LOCATOR_ARRAYS + CARD_ARRAYS)
-    specs = [replace(spec, seed=s) for s in seeds]
-    specs += [
-        replace(spec, seed=int(s), n=args.stress_n, stress_every=2) for s in args.stress_seeds.split(",") if s
-    ]
+    specs = [replace(spec, seed=s) for s in seeds] + stress_specs(spec, args.stress_seeds, args.stress_n)
     sets = [build_data(x, build_dataset) for x in specs]
     sets = [({k: v for k, v in d.items() if k in keep}, t) for d, t in sets]
     data, t_data = merge_sets([d for d, _ in sets], [x.n for x in specs]), sum(t for _, t in sets)
     del sets
-    sets_info = [{"seed": x.seed, "photos": x.n, "stress_every": x.stress_every} for x in specs]
+    sets_info = sets_metadata(specs)
     if args.data_only:
         return
     if args.only in (None, "cards"):
