@@ -25,12 +25,25 @@ from vision.mondo.heads import tile_from_labels, tile_labels
 NO_KIT_TILE = "no_kit_tile"
 # ... or a space read as empty shows a tile lying turned across it (a loose tile on the island?)
 TURNED_TILE = "turned_tile"
+# ... or a space read as empty looks like no part of the table round the island (a tile back side up, or
+# pushed out of its space?)
+NOT_TABLE = "not_table"
+# ... or a tile that breaks the water rule lies beside a space read as empty (a loose tile in that space?)
+LOOSE_TILE = "loose_tile"
 # What those checks ask (they have no readings to weigh)
 WHOLE_TILE_QUESTIONS = {
     NO_KIT_TILE: "this tile matches no tile of the kit (read part by part): please look at it",
     TURNED_TILE: (
         "read as empty, but a tile lies turned across this space: is a tile of the island under it, "
         "or is it a loose tile? please look"
+    ),
+    NOT_TABLE: (
+        "read as empty, but this space does not look like the table round the island: is a tile here "
+        "(back side up, or pushed out of line)? please look"
+    ),
+    LOOSE_TILE: (
+        "this tile breaks the water rule beside an empty space: is it part of the island, or a loose "
+        "tile lying in that space? please look"
     ),
 }
 
@@ -40,7 +53,7 @@ Reading = tuple[str, float]  # (label, the model's probability of it)
 @dataclass(frozen=True)
 class Check:
     """One doubtful reading: ``readings`` are the label used, then the runner-up (none for
-    NO_KIT_TILE and TURNED_TILE). ``row`` and ``col`` count from 0, as the board does; the words count from 1."""
+    the whole-tile questions). ``row`` and ``col`` count from 0, as the board does; the words count from 1."""
 
     row: int
     col: int
@@ -71,9 +84,12 @@ class Check:
     @property
     def outcome(self) -> str:
         """What the runner-up reading would do to the score, or why it cannot be."""
-        if self.head in WHOLE_TILE_QUESTIONS:
+        if self.head == LOOSE_TILE:
+            second = "loose"
+        elif self.head in WHOLE_TILE_QUESTIONS:
             return ""
-        second = reading_words(self.head, self.readings[1][0])
+        else:
+            second = reading_words(self.head, self.readings[1][0])
         if self.not_possible:
             return f"if {second}: not possible ({self.not_possible})"
         change = self.change
@@ -234,6 +250,11 @@ def settle(
     total, _ = island_score(island)
     settled = []
     for check in checks:
+        if check.head == LOOSE_TILE:  # the island without that tile
+            alone = Island(island.grid, tuple(t for t in island.tiles if t.cell != (check.row, check.col)))
+            total_if_loose, valid = island_score(alone)
+            settled.append(replace(check, total=total, total_if_second=total_if_loose, valid_if_second=valid))
+            continue
         if check.head in WHOLE_TILE_QUESTIONS or len(check.readings) < 2:
             settled.append(replace(check, total=total))
             continue

@@ -20,8 +20,9 @@ from scoring.mondo.score import analyse_island
 from vision.catalogs import load_catalog
 from vision.errors import PhotoError
 from vision.geometry import crop_quads, grid_cell_quads, median
-from vision.mondo.checks import Check, settle
+from vision.mondo.checks import LOOSE_TILE, NOT_TABLE, Check, settle
 from vision.mondo.decode import CandidateTable, CellReading, candidate_table, decode_island
+from vision.mondo.empty_spaces import loose_tile_cells, unlike_table_spaces
 from vision.mondo.foreshortened import foreshortened_islands
 from vision.mondo.heads import turn_crops, turned_head
 from vision.mondo.lattice import GRIDS
@@ -398,7 +399,7 @@ def read_photo_island(
             kind="no_board",
         )
     if refusal is None:
-        reading = with_turned_tile_checks(image, reading, model, finer, catalog)
+        reading = with_empty_space_checks(image, reading, model, finer, catalog)
     flags = reading.flags
     # more empty cells than players leave, or the locator's doubt where the tile model does not
     # vouch for every tile it read
@@ -410,7 +411,7 @@ def read_photo_island(
     return PhotoReading(reading, probs, refusal, tuple(islands))
 
 
-def with_turned_tile_checks(
+def with_empty_space_checks(
     image: np.ndarray,
     reading: IslandReading,
     model: OnnxModel,
@@ -418,13 +419,25 @@ def with_turned_tile_checks(
     catalog: dict | str = "mondo",
 ) -> IslandReading:
     """The reading with a check on each space read as empty that shows a tile lying turned across
-    it (`vision.mondo.turned`): a loose tile on the island may hide a tile of it."""
+    it (`vision.mondo.turned`: a loose tile on the island may hide a tile of it), or that looks like
+    no part of the table round the island, and on each tile that breaks the water rule beside such a
+    space (`vision.mondo.empty_spaces`: a tile back side up or pushed read as empty, a loose tile
+    lying in an empty space read as the island's)."""
     empty = [(c.row, c.col) for c in reading.cells if c.source == "empty"]
     if not empty:
         return reading
     crop = cell_cropper(image, reading.cell_quads, model, finer)
     table = catalog_table(model, catalog)
-    checks = turned_tile_checks(empty, reading.cell_quads, reading.grid, table, crop, model.run)
+    turned = turned_tile_checks(empty, reading.cell_quads, reading.grid, table, crop, model.run)
+    asked = {(c.row, c.col) for c in turned}
+    unlike = [
+        space for space in unlike_table_spaces(image, reading.quad, reading.grid, empty) if space not in asked
+    ]
+    checks = (
+        *turned,
+        *(Check(r, c, NOT_TABLE, ()) for r, c in unlike),
+        *(Check(r, c, LOOSE_TILE, ()) for r, c in loose_tile_cells(reading.island, empty)),
+    )
     if not checks:
         return reading
     checks = settle(reading.island, checks)
