@@ -61,6 +61,8 @@ MOST_RING_TILES = 1
 # A grid whose tiles span it may stick out of the photo by this share of a cell and still hold the
 # whole island (the fitted grid runs a little wider than the tiles on a large island).
 EDGE_SLACK = 0.25
+# The grid's moves tried where it is doubtful (rows, columns): a cell each way.
+SHIFTS = tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0))
 # Flags about the whole island (no cell of their own), in a player's words.
 GRID_FLAG = "The grid is uncertain: check that every row and every tile of the island was found"
 EMPTY_ROW_FLAG = (
@@ -363,6 +365,15 @@ def read_photo_island(
             smaller_ok = alt.grid >= found.grid or ring_tiles(image, alt, model, finer) <= MOST_RING_TILES
             if grid_rank(alt_reading) > grid_rank(reading) and smaller_ok:
                 found, reading, probs = alt, alt_reading, alt_probs
+        # then, where the best grid still holds more empty spaces than players leave, that grid
+        # moved a cell each way: its lattice may have settled a cell off the island. A move is taken
+        # only where it leaves no more empty spaces than players leave (on a grid the tile model
+        # finds few whole tiles in, any move gains one or two by chance)
+        if not grid_rank(reading)[0]:
+            for alt in shifted_grids(found, image.shape):
+                alt_reading, alt_probs = read(alt)
+                if grid_rank(alt_reading)[0] and grid_rank(alt_reading) > grid_rank(reading):
+                    found, reading, probs = alt, alt_reading, alt_probs
     if grid is None:
         window = smaller_window(reading, found)
         if window is not None and ring_tiles(image, window, model, finer) <= MOST_RING_TILES:
@@ -476,6 +487,21 @@ def smaller_window(reading: IslandReading, found: FoundIsland) -> FoundIsland | 
     corner = cells[[r0 * g + c0, r0 * g + c0 + g - 2, (r0 + g - 2) * g + c0 + g - 2, (r0 + g - 2) * g + c0]]
     quad = np.array([corner[0][0], corner[1][1], corner[2][2], corner[3][3]], np.float32)
     return replace(found, grid=g - 1, quad=quad, cell_quads=cells[kept], alternatives=())
+
+
+def shifted_grids(found: FoundIsland, shape: tuple[int, ...]) -> list[FoundIsland]:
+    """The grid moved one cell each way (sides and corners), those that lie inside the photo: where
+    the locator's lattice settled a cell off an island with empty spaces (its tiles' centres fit a
+    lattice a cell over as well), one of them holds the whole island."""
+    g = found.grid
+    to_image = grid_to_image(found.quad, g)
+    moved = []
+    for dr, dc in SHIFTS:
+        square = np.float32([[dc, dr], [g + dc, dr], [g + dc, g + dr], [dc, g + dr]])
+        quad = cv2.perspectiveTransform(square[None], to_image)[0]
+        if _inside_photo(quad, shape, -EDGE_SLACK, g):
+            moved.append(replace(found, quad=quad, cell_quads=grid_cell_quads(quad, g), alternatives=()))
+    return moved
 
 
 def _same_place(islands: tuple[FoundIsland, ...], found: FoundIsland) -> FoundIsland | None:
