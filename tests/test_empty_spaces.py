@@ -86,6 +86,9 @@ def test_a_tile_breaking_the_water_rule_beside_an_empty_space_may_be_a_loose_one
         3, tuple(t if t.cell != (2, 0) else tile(2, 0, F, F, W, F) for t in forest.tiles if t.cell != (0, 2))
     )
     assert loose_tile_cells(far, [(0, 2)]) == []
+    # an island that breaks the rule elsewhere too scores nothing either way: nothing to ask
+    both = Island(3, tuple(t if t.cell != (2, 0) else tile(2, 0, F, F, W, F) for t in lying.tiles))
+    assert loose_tile_cells(both, [(1, 2)]) == []
     # a valid island asks nothing
     assert loose_tile_cells(_island_with_a_space(), [(1, 2)]) == []
 

@@ -10,7 +10,8 @@ seen on stress photos, and each gives a wrong score nobody is told about:
   none of them, the player is asked.
 - a tile that breaks the water rule beside a space read as empty: a loose tile lying in that space
   reads as a tile of the island, and a loose tile's outer edges are as likely land as water. A
-  tile players laid may break the rule too, so the player is asked, with the score either way.
+  tile players laid may break the rule too, so the player is asked, with the score either way,
+  where the island without that tile keeps the rule.
 
 Colours are compared in CIE Lab (OpenCV's 8-bit scale), the median of each space's middle, so a
 tile's printed details, the table's grain and noise weigh little.
@@ -89,10 +90,17 @@ def unlike_table_spaces(
 
 
 def loose_tile_cells(island: Island, empty: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """The tiles (row, col) that break the water rule and lie side to side against a space of
-    `empty`: each may be a loose tile lying in a space the island leaves empty."""
+    """The tiles (row, col) that break the water rule, lie side to side against a space of `empty`,
+    and without which the island keeps the rule: each may be a loose tile lying in a space the island
+    leaves empty, and the score hangs on it (an island that breaks the rule elsewhere too scores
+    nothing either way, so there is nothing to ask)."""
     spaces = set(empty)
     if not spaces:
         return []
     breaking = sorted({(e.row, e.col) for e in analyse_island(island).invalid_edges})
-    return [(r, c) for r, c in breaking if any((r + dr, c + dc) in spaces for dr, dc in _SIDES)]
+    return [
+        (r, c)
+        for r, c in breaking
+        if any((r + dr, c + dc) in spaces for dr, dc in _SIDES)
+        and analyse_island(Island(island.grid, tuple(t for t in island.tiles if t.cell != (r, c)))).valid
+    ]
