@@ -252,6 +252,19 @@ def read_best_place(
         read_cells(image, p, model=model, catalog=catalog, use_catalog=use_catalog, finer=finer)
         for p in places
     ]
+    if not found.alternatives:
+        # the locator saw no other place (a table pattern on the empty row's lattice point counted
+        # as a tile), but the tiles read may leave an outer row or column empty all the same: the
+        # grid's other places that hold the same tiles are read too, and one wins only with the same
+        # number of tiles (more, and it took in a loose tile beside the island)
+        tiles = len(readings[0][0].island.tiles)
+        for place in other_places(readings[0][0].island, found, image.shape):
+            read_there = read_cells(
+                image, place, model=model, catalog=catalog, use_catalog=use_catalog, finer=finer
+            )
+            if len(read_there[0].island.tiles) == tiles:
+                places.append(place)
+                readings.append(read_there)
     best = max(range(len(readings)), key=lambda i: (place_rank(readings[i][0].island), -i))
     reading, probs = readings[best]
     timing = {k: sum(r.timing_ms[k] for r, _ in readings) for k in reading.timing_ms}
@@ -260,6 +273,38 @@ def read_best_place(
     if any(place_rank(r.island) == rank and _total(r.island) != total for r, _ in readings):
         flags = (EMPTY_ROW_FLAG, *flags)
     return replace(reading, timing_ms=timing, flags=flags), probs
+
+
+def other_places(island: Island, found: FoundIsland, shape: tuple[int, ...]) -> list[FoundIsland]:
+    """The grid's other places (inside the photo) that hold every tile of `island`, a reading of
+    `found`: where its tiles leave whole outer rows or columns empty, the grid moved towards them."""
+    if not island.tiles:
+        return []
+    g = found.grid
+    rows = [t.cell[0] for t in island.tiles]
+    cols = [t.cell[1] for t in island.tiles]
+    moves = [
+        (dr, dc)
+        for dr in range(max(rows) - g + 1, min(rows) + 1)
+        for dc in range(max(cols) - g + 1, min(cols) + 1)
+        if (dr, dc) != (0, 0)
+    ]
+    return _moved_grids(found, moves, shape)
+
+
+def _moved_grids(
+    found: FoundIsland, moves: list[tuple[int, int]], shape: tuple[int, ...]
+) -> list[FoundIsland]:
+    """`found`'s grid moved by each (rows, columns) of `moves`, those that lie inside the photo."""
+    g = found.grid
+    to_image = grid_to_image(found.quad, g)
+    out = []
+    for dr, dc in moves:
+        square = np.float32([[dc, dr], [g + dc, dr], [g + dc, g + dr], [dc, g + dr]])
+        quad = cv2.perspectiveTransform(square[None], to_image)[0]
+        if _inside_photo(quad, shape, -EDGE_SLACK, g):
+            out.append(replace(found, quad=quad, cell_quads=grid_cell_quads(quad, g), alternatives=()))
+    return out
 
 
 def _total(island: Island) -> int:
@@ -493,15 +538,7 @@ def shifted_grids(found: FoundIsland, shape: tuple[int, ...]) -> list[FoundIslan
     """The grid moved one cell each way (sides and corners), those that lie inside the photo: where
     the locator's lattice settled a cell off an island with empty spaces (its tiles' centres fit a
     lattice a cell over as well), one of them holds the whole island."""
-    g = found.grid
-    to_image = grid_to_image(found.quad, g)
-    moved = []
-    for dr, dc in SHIFTS:
-        square = np.float32([[dc, dr], [g + dc, dr], [g + dc, g + dr], [dc, g + dr]])
-        quad = cv2.perspectiveTransform(square[None], to_image)[0]
-        if _inside_photo(quad, shape, -EDGE_SLACK, g):
-            moved.append(replace(found, quad=quad, cell_quads=grid_cell_quads(quad, g), alternatives=()))
-    return moved
+    return _moved_grids(found, list(SHIFTS), shape)
 
 
 def _same_place(islands: tuple[FoundIsland, ...], found: FoundIsland) -> FoundIsland | None:
