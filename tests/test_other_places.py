@@ -6,6 +6,7 @@ them, and the photo alone does not say which place is the island's (the coast te
 from __future__ import annotations
 
 import numpy as np
+from mondo_scenes import read_scene
 
 from scoring.mondo import Island
 from scoring.mondo.island import Area, Tile
@@ -59,15 +60,7 @@ def test_an_empty_column_the_locator_did_not_see_is_put_on_the_coasts_side():
     # pattern on the empty column's lattice point counted as a tile, so the locator gave no other
     # place, and the grid held the empty column on the wrong side: invalid, 0 points, and nothing
     # to check. The same tiles on the grid a column over keep the water rule: 8 points.
-    from scoring.mondo import score_turn, single_island_turn
-    from vision.mondo.reader import read_photo_island
-    from vision.photo_io import decode_photo
-    from vision.synth.dataset import make_scene
-
-    scene = make_scene("mondo", 9016, 306, 4000)
-    truth = scene.truth["report"]["players"][0]
-    result = read_photo_island(decode_photo(scene.jpeg), grid=3)
+    result, player, truth = read_scene(9016, 306)
     assert result.refusal is None
-    player = score_turn(single_island_turn("island", result.reading.island)).players[0]
     assert (player.total, player.valid) == (truth["total"], truth["valid"]) == (8, True)
     assert len(result.reading.island.tiles) == 6

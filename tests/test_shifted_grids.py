@@ -6,6 +6,7 @@ lattice settled a column off a small island with three empty spaces."""
 from __future__ import annotations
 
 import numpy as np
+from mondo_scenes import read_scene
 
 from vision.geometry import grid_cell_quads
 from vision.mondo.locate import FoundIsland
@@ -39,15 +40,7 @@ def test_a_grid_a_column_off_a_small_island_is_moved_onto_it():
     # 9613-00264: a 3x3 island spanning 17% of the frame on a mottled green table, three spaces
     # empty; the locator's lattice settled a column off it (four spaces empty, the island's last
     # column outside, read as invalid: 0 points, flagged). Moved a column over, the grid holds it.
-    from scoring.mondo import score_turn, single_island_turn
-    from vision.mondo.reader import read_photo_island
-    from vision.photo_io import decode_photo
-    from vision.synth.dataset import make_scene
-
-    scene = make_scene("mondo", 9613, 264, 4000)
-    truth = scene.truth["report"]["players"][0]
-    result = read_photo_island(decode_photo(scene.jpeg), grid=3)
+    result, player, truth = read_scene(9613, 264)
     assert result.refusal is None
-    player = score_turn(single_island_turn("island", result.reading.island)).players[0]
     assert (player.total, player.valid) == (truth["total"], truth["valid"]) == (8, True)
     assert len(result.reading.island.tiles) == 6
