@@ -241,8 +241,9 @@ def read_best_place(
     finer: Finer | None = None,
 ) -> tuple[IslandReading, dict[str, np.ndarray]]:
     """`read_cells` where the locator put the grid and, where a whole outer row or column is empty,
-    in the grid's other places too; the reading the rules like best wins (the locator's on a tie).
-    The coast tells the sides apart: an island's outer edges show water, its inner ones land."""
+    in the grid's other places too (the locator's, or where it gave none, those the tiles read leave:
+    `other_places`); the reading the rules like best wins (the locator's on a tie). The coast tells
+    the sides apart: an island's outer edges show water, its inner ones land."""
     model = model or tile_model()
     places = [found] + [
         replace(found, quad=quad, cell_quads=grid_cell_quads(quad, found.grid), alternatives=())
