@@ -5,12 +5,15 @@ stress photos whose wrong score carried no flag before (seed 9613, a development
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
 from mondo_builders import F, W, full_forest_island, tile
 
 from scoring.mondo import Island
+from scoring.mondo.island import Component
 from vision.mondo.checks import LOOSE_TILE, NOT_TABLE, Check, island_score, settle
 from vision.mondo.empty_spaces import loose_tile_cells, unlike_table_spaces
 
@@ -93,6 +96,18 @@ def test_a_tile_breaking_the_water_rule_beside_an_empty_space_may_be_a_loose_one
     assert loose_tile_cells(_island_with_a_space(), [(1, 2)]) == []
 
 
+def test_a_tile_read_back_side_up_breaking_the_water_rule_may_be_a_loose_one_anywhere():
+    # 9513-00491: a loose tile face down lay in a corner space of its own, away from the island's
+    # other empty space; read back side up (land all round), it broke the water rule: 0 points, and
+    # nothing to check. A tile read face up there is the island's own, as before.
+    forest = full_forest_island(3)
+    corner = tile(2, 2, F, F, F, F)  # land all round, on the coast's corner
+    face_down = replace(corner, component=Component("back", "back"))
+    for t, asked in ((face_down, [(2, 2)]), (corner, [])):
+        island = Island(3, tuple(x if x.cell != (2, 2) else t for x in forest.tiles if x.cell != (0, 2)))
+        assert loose_tile_cells(island, [(0, 2)]) == asked
+
+
 def test_the_loose_tile_check_gives_the_score_without_that_tile():
     forest = full_forest_island(3)
     lying = Island(
@@ -106,8 +121,8 @@ def test_the_loose_tile_check_gives_the_score_without_that_tile():
     # 7 tiles of the forest island: 8 facing forest pairs left, two empty spaces
     assert island_score(without) == (8 * 2 - 2, True)
     assert doubt.text == (
-        "Row 1, tile 3: this tile breaks the water rule beside an empty space: is it part of the island, "
-        "or a loose tile lying in that space? please look — if loose: +14 points"
+        "Row 1, tile 3: this tile breaks the water rule, and the island keeps it without this tile: is it "
+        "part of the island, or a loose tile lying in a space the island leaves empty? please look — if loose: +14 points"
     )
     assert doubt.to_json()["change"] == 14
 
@@ -125,13 +140,13 @@ def test_a_space_unlike_the_table_asks_to_look_and_keeps_the_total():
 # ---------------------------------------------------------------- stress photos (seed 9613, development)
 
 
-def _read_stress_photo(index: int):
+def _read_stress_photo(index: int, seed: int = 9613):
     from vision.mondo.reader import read_photo_island
     from vision.photo_io import decode_photo
     from vision.synth.dataset import make_scene
     from vision.synth.world import World
 
-    scene = make_scene("mondo", 9613, index, 4000, world=World(stress=True))
+    scene = make_scene("mondo", seed, index, 4000, world=World(stress=True))
     truth = scene.truth["report"]["players"][0]["total"]
     result = read_photo_island(decode_photo(scene.jpeg), grid=scene.truth["scene"]["grid"])
     assert result.refusal is None
@@ -155,3 +170,13 @@ def test_a_loose_tile_lying_in_an_empty_space_on_a_stress_photo_is_asked_about_w
     (doubt,) = [c for c in reading.checks if c.head == LOOSE_TILE]
     assert island_score(reading.island) == (0, False)
     assert doubt.total_if_second == truth and doubt.text in reading.flags
+
+
+def test_a_loose_tile_face_down_in_a_space_of_its_own_on_a_stress_photo_is_asked_about():
+    # 9513-00491 (a measured seed, looked at after): a loose tile face down lies in the island's corner
+    # space, away from its other empty space; read back side up, it breaks the water rule, 0 points
+    # and nothing flagged before. Asked about, the score without it is the truth.
+    reading, truth = _read_stress_photo(491, seed=9513)
+    (doubt,) = [c for c in reading.checks if c.head == LOOSE_TILE]
+    assert island_score(reading.island) == (0, False)
+    assert doubt.total_if_second == truth == 5 and doubt.text in reading.flags

@@ -28,7 +28,7 @@ TURNED_TILE = "turned_tile"
 # ... or a space read as empty looks like no part of the table round the island (a tile back side up, or
 # pushed out of its space?)
 NOT_TABLE = "not_table"
-# ... or a tile that breaks the water rule lies beside a space read as empty (a loose tile in that space?)
+# ... or a tile that breaks the water rule lies beside a space read as empty, or back side up (a loose tile?)
 LOOSE_TILE = "loose_tile"
 # What those checks ask (they have no readings to weigh)
 WHOLE_TILE_QUESTIONS = {
@@ -42,8 +42,8 @@ WHOLE_TILE_QUESTIONS = {
         "(back side up, or pushed out of line)? please look"
     ),
     LOOSE_TILE: (
-        "this tile breaks the water rule beside an empty space: is it part of the island, or a loose "
-        "tile lying in that space? please look"
+        "this tile breaks the water rule, and the island keeps it without this tile: is it part of the "
+        "island, or a loose tile lying in a space the island leaves empty? please look"
     ),
 }
 

@@ -90,8 +90,9 @@ def unlike_table_spaces(
 
 
 def loose_tile_cells(island: Island, empty: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """The tiles (row, col) that break the water rule, lie side to side against a space of `empty`,
-    and without which the island keeps the rule: each may be a loose tile lying in a space the island
+    """The tiles (row, col) that break the water rule, lie side to side against a space of `empty` or
+    were read back side up (land all round: a loose tile face down lying in a space of its own), and
+    without which the island keeps the rule: each may be a loose tile lying in a space the island
     leaves empty, and the score hangs on it (an island that breaks the rule elsewhere too scores
     nothing either way, so there is nothing to ask)."""
     spaces = set(empty)
@@ -101,6 +102,11 @@ def loose_tile_cells(island: Island, empty: list[tuple[int, int]]) -> list[tuple
     return [
         (r, c)
         for r, c in breaking
-        if any((r + dr, c + dc) in spaces for dr, dc in _SIDES)
+        if (any((r + dr, c + dc) in spaces for dr, dc in _SIDES) or _back_side_up(island, r, c))
         and analyse_island(Island(island.grid, tuple(t for t in island.tiles if t.cell != (r, c)))).valid
     ]
+
+
+def _back_side_up(island: Island, row: int, col: int) -> bool:
+    tile = island.tile_at(row, col)
+    return tile is not None and tile.component is not None and tile.component.face == "back"
