@@ -6,16 +6,15 @@ them, and the photo alone does not say which place is the island's (the coast te
 from __future__ import annotations
 
 import numpy as np
+from mondo_builders import F, tile
 from mondo_scenes import read_scene
 
 from scoring.mondo import Island
-from scoring.mondo.island import Area, Tile
 from vision.geometry import grid_cell_quads
 from vision.mondo.locate import FoundIsland
 from vision.mondo.reader import other_places
 
 SQUARE = np.float32([[300, 300], [420, 300], [420, 420], [300, 420]])  # a 3x3 grid, 40 px a cell
-FOREST = (Area("forest", ("N", "E", "S", "W")),)
 
 
 def _found(quad=SQUARE) -> FoundIsland:
@@ -23,7 +22,7 @@ def _found(quad=SQUARE) -> FoundIsland:
 
 
 def _island(cells) -> Island:
-    return Island(3, tuple(Tile(r, c, ("forest",) * 4, FOREST) for r, c in sorted(cells)))
+    return Island(3, tuple(tile(r, c, F, F, F, F) for r, c in sorted(cells)))
 
 
 def _corners(places) -> list[tuple[int, int]]:
