@@ -264,7 +264,6 @@ def test_a_mat_seen_at_a_slant_is_read_again_as_a_smaller_mat_and_the_surer_read
     _, reading = read_round(decode_photo(scene.jpeg))
     mat3 = next(p for p in reading.piles if p.mat == 3)
     assert (mat3.top.card.value, mat3.top.card.color) == (3, "green")
-    assert reading.status == "check"
-    assert any(
-        f.startswith("Mat 3: top card taken as a 3 green") and "read as a 4 green" in f for f in reading.flags
-    )
+    # since the mats' size is taken from the regions' widths too (``locate.mat_length``), the first
+    # look reads it right; the smaller look then agrees, so nothing is taken from it or flagged
+    assert not any(f.startswith("Mat 3: top card taken as") for f in reading.flags)

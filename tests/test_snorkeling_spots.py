@@ -18,7 +18,7 @@ from vision.snorkeling import read_round
 from vision.snorkeling import reader as snorkeling_reader
 from vision.snorkeling.candidates import OWN_SIZE, REGION_OVER_MAT, candidates
 from vision.snorkeling.crops import Spot
-from vision.snorkeling.locate import Region, locate_table, mats_long
+from vision.snorkeling.locate import MAT_ASPECT, Region, locate_table, mat_length, mats_long
 from vision.snorkeling.reader import _read_spots, load_card_model
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,6 +39,16 @@ def test_the_mats_size_is_that_of_the_large_regions_not_of_many_small_ones():
     assert mats_long([_region(60.0, 50)]) == 60.0
     with pytest.raises(ValueError):
         mats_long([])
+
+
+def test_a_mat_joined_along_its_length_to_the_central_pile_is_as_long_as_its_width_says():
+    # a 2-player table: one mat alone, the other's region joined to the central pile along its length
+    alone = replace(_region(100.0, 330), short=75.0)  # its pile's cards peek out a little
+    joined = replace(_region(212.0, 760), short=72.0)  # twice as long, a mat's width
+    assert mat_length(alone) == 100.0  # a mat's own shape: its long side
+    assert mat_length(joined) == pytest.approx(72.0 / MAT_ASPECT)
+    assert mats_long([alone, joined]) == pytest.approx(100.0)  # the larger region no longer sets it
+    assert mats_long([_region(212.0, 760), _region(100.0, 330)]) == 212.0  # not measured: its long side
 
 
 def test_a_region_of_one_mat_is_read_at_its_own_size_others_at_the_mats_size():

@@ -373,11 +373,12 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--only", choices=("locator", "cards", "headers"), help="train one model")
     p.add_argument("--smoke", action="store_true", help="tiny run (40 photos, 1 epoch each)")
     p.add_argument("--data-only", action="store_true")
+    p.add_argument("--threads", type=int, default=1, help="torch threads (1: a shared machine)")
     args = p.parse_args(argv)
     if args.smoke:
         args.n, args.locator_epochs, args.card_epochs, args.header_epochs = 40, 1, 1, 1
         args.stress_n = min(args.stress_n, 40)
-    torch.set_num_threads(1)  # a shared machine: one core
+    torch.set_num_threads(args.threads)  # one by default: a shared machine
     seeds = [int(s) for s in args.data_seeds.split(",")]
     command = command_line("vision.training.train_snorkeling", argv)
     spec = DataSpec(seed=seeds[0], n=args.n)
