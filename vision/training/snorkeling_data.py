@@ -128,7 +128,9 @@ def _crops(
         label = (MAT_LABELS.index(str(mat["mat"])), value, color)
         spots += [(_jitter(spot, rng, 0.04, 4.0), label) for _ in range(spec.mat_crops - 1)]
         if spec.mat_crops:  # the last one as a rough outline may give it
-            wide = _wide_jitter(spot, rng, spec.wide_turn) if spec.wide_turn else _jitter(spot, rng, 0.04, 4.0)
+            wide = (
+                _wide_jitter(spot, rng, spec.wide_turn) if spec.wide_turn else _jitter(spot, rng, 0.04, 4.0)
+            )
             spots.append((wide, label))
     if truth["centre"]:
         top = truth["centre"][-1]
