@@ -34,10 +34,15 @@ class Spot:
 
 def spot_of(points: np.ndarray) -> Spot:
     """The smallest rotated rectangle around ``points`` (a quad's corners, a region's pixels)."""
+    return spot_and_short(points)[0]
+
+
+def spot_and_short(points: np.ndarray) -> tuple[Spot, float]:
+    """``spot_of(points)`` and the rectangle's short side, from one fit."""
     (x, y), (w, h), angle = cv2.minAreaRect(np.asarray(points, np.float32).reshape(-1, 1, 2))
     if w < h:  # OpenCV's angle is that of the side it calls width
         angle += 90.0
-    return Spot(float(x), float(y), float(max(w, h)), float(angle))
+    return Spot(float(x), float(y), float(max(w, h)), float(angle)), float(min(w, h))
 
 
 def crop_square(image: np.ndarray, spot: Spot, size: int, span: float) -> np.ndarray:

@@ -19,7 +19,8 @@ import numpy as np
 
 from vision.locator_net import LocatorModel, load_locator_model, run_locator
 from vision.photo_io import Photo
-from vision.snorkeling.crops import MAT_MM, Spot, spot_of
+from vision.snorkeling.crops import MAT_MM, Spot
+from vision.spots import spot_and_short
 
 MODEL_NAME = "snorkeling-locator.onnx"
 WEAK_MIN = 0.4  # a region above this only is a mat only if the card model reads one there
@@ -110,8 +111,7 @@ def _regions(heat: np.ndarray, to_view: float, offset: float, threshold: float |
         corners = (pts[:, None, :] + np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])).reshape(
             -1, 2
         )
-        spot = spot_of(corners)
-        short = float(min(cv2.minAreaRect(corners.astype(np.float32).reshape(-1, 1, 2))[1])) * to_view
+        spot, short = spot_and_short(corners)
         view = Spot((spot.x + offset) * to_view, (spot.y + offset) * to_view, spot.long * to_view, spot.angle)
         at_edge = x == 0 or y == 0 or x + bw == w or y + bh == h
         out.append(
@@ -120,7 +120,7 @@ def _regions(heat: np.ndarray, to_view: float, offset: float, threshold: float |
                 float(heat[y : y + bh, x : x + bw][labels[y : y + bh, x : x + bw] == i].max()),
                 area,
                 at_edge,
-                short=short,
+                short=short * to_view,
             )
         )
     return out

@@ -56,7 +56,7 @@ class DataSpec:
     # scaled and shifted more (``_wide_jitter``): the reader's spot comes from a region's outline, which
     # a hand of cards, the central pile or a slanted view turns by 15-35 degrees, and a model trained on
     # 4 degrees read a mat turned 20 degrees off as one 85% of the time, 30 degrees 7% (dev seed 9644)
-    wide_turn: float = 0.0  # 45 tried (2026-12-03), not shipped: see models/README.md
+    wide_turn: float = 0.0  # 45 tried (2026-12-03), not shipped: issue 11's note of that day
     version: int = 1
 
     def cache_path(self) -> Path:
@@ -126,12 +126,11 @@ def _crops(
     for mat, spot in mats:
         value, color = card_label(mat["pile"][-1]["card"])
         label = (MAT_LABELS.index(str(mat["mat"])), value, color)
-        spots += [(_jitter(spot, rng, 0.04, 4.0), label) for _ in range(spec.mat_crops - 1)]
-        if spec.mat_crops:  # the last one as a rough outline may give it
-            wide = (
-                _wide_jitter(spot, rng, spec.wide_turn) if spec.wide_turn else _jitter(spot, rng, 0.04, 4.0)
+        for k in range(spec.mat_crops):  # with ``wide_turn``, the last as a rough outline may give it
+            wide = spec.wide_turn and k == spec.mat_crops - 1
+            spots.append(
+                (_wide_jitter(spot, rng, spec.wide_turn) if wide else _jitter(spot, rng, 0.04, 4.0), label)
             )
-            spots.append((wide, label))
     if truth["centre"]:
         top = truth["centre"][-1]
         card = spot_of(np.array(top["corners"]))
