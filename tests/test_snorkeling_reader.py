@@ -17,7 +17,7 @@ from scorecam.cli import main
 from scorecam.evaluate_snorkeling import figures, measure_photo
 from scoring.snorkeling import round_from_json, score_round
 from vision.errors import PhotoError
-from vision.photo_io import read_photo
+from vision.photo_io import decode_photo, read_photo
 from vision.snorkeling import read_round
 from vision.snorkeling.candidates import Candidate, candidates, choose, near_the_others
 from vision.snorkeling.crops import Spot, crop_square, spot_of
@@ -111,6 +111,29 @@ def _read_right(photo: Path) -> tuple[bool, object]:
 def test_every_sample_is_read_as_its_truth_or_flagged(photo):
     right, reading = _read_right(photo)
     assert right or reading.status == "check", reading.flags
+
+
+def _in_a_wider_frame(photo: Path, k: float) -> bytes:
+    """The photo in the middle of a frame ``k`` times as wide and tall, its edges drawn out to fill
+    it: the same table with the same pixels on it, far off in the frame (JPEG bytes)."""
+    image = cv2.imread(str(photo))
+    h, w = image.shape[:2]
+    top, left = int(h * (k - 1) / 2), int(w * (k - 1) / 2)
+    wide = cv2.copyMakeBorder(
+        image, top, int(h * k) - h - top, left, int(w * k) - w - left, cv2.BORDER_REPLICATE
+    )
+    ok, data = cv2.imencode(".jpg", wide, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    assert ok
+    return data.tobytes()
+
+
+@pytest.mark.parametrize("photo", SAMPLES, ids=[p.stem for p in SAMPLES])
+def test_a_table_far_off_in_a_frame_three_times_as_wide_reads_the_same(photo):
+    # scale-free: the locator's window round the mats finds them at the size it reads them best
+    # (without it 3 of the 6 samples read otherwise so)
+    board, _ = read_round(read_photo(photo))
+    far, _ = read_round(decode_photo(_in_a_wider_frame(photo, 3.0)))
+    assert far.divers == board.divers
 
 
 def test_the_reader_gives_the_truths_round_on_the_first_sample_and_a_third_of_them():
@@ -267,3 +290,42 @@ def test_a_mat_seen_at_a_slant_is_read_again_as_a_smaller_mat_and_the_surer_read
     # since the mats' size is taken from the regions' widths too (``locate.mat_length``), the first
     # look reads it right; the smaller look then agrees, so nothing is taken from it or flagged
     assert not any(f.startswith("Mat 3: top card taken as") for f in reading.flags)
+
+
+def test_a_pile_read_unsure_off_its_mat_is_read_again_round_it_and_still_flagged():
+    # a pile read unsure at a spot off its mat: moved a fifth of a mat along, turned 35 degrees and
+    # a third too large (a region a hand of cards joins), where the card model sees no mat. Round it,
+    # on the axis of the straight edges there, it reads as a mat and its top card surely: that card
+    # is taken, the pile's own flag replaced by one that says so; the round still says "check"
+    from vision.snorkeling.reader import PileReading, _look_round_piles, _reading
+
+    photo = read_photo(SAMPLES[0])
+    board, reading = read_round(photo)
+    pile = reading.piles[0]
+    s = pile.spot
+    a = math.radians(s.angle)
+    off = replace(
+        s,
+        x=s.x + 0.2 * s.long * math.cos(a),
+        y=s.y + 0.2 * s.long * math.sin(a),
+        long=1.3 * s.long,
+        angle=s.angle + 35.0,
+    )
+    right = DECK_CARDS.index(pile.top.card)
+    wrong = next(k for k, c in enumerate(DECK_CARDS) if c != pile.top.card)
+    p = np.full(len(DECK_CARDS), 0.3 / (len(DECK_CARDS) - 2))
+    p[wrong], p[right] = 0.5, 0.2  # the right card second: only a card read there some chance is taken
+    unsure = PileReading(pile.mat, pile.mat_confidence, _reading(p), off, False, tuple(p))
+    own_flag = f"Mat {pile.mat}: top card read as something (50%)"
+    piles, flags = _look_round_piles(load_card_model(), photo, [unsure], [own_flag], s.long)
+    assert piles[0].top.card == pile.top.card == board.divers[0].top
+    assert piles[0].top.confidence >= 0.9
+    assert own_flag not in flags
+    assert (
+        len(flags) == 1 and flags[0].startswith(f"Mat {pile.mat}: top card taken as") and "check" in flags[0]
+    )
+    # a card the pile's own spot gave no chance is not taken, however surely it reads round it
+    p[wrong], p[right] = 0.7, 0.0
+    unsure = replace(unsure, top=_reading(p), deck=tuple(p))
+    piles, flags = _look_round_piles(load_card_model(), photo, [unsure], [own_flag], s.long)
+    assert piles[0].top.card == DECK_CARDS[wrong] and flags == [own_flag]
