@@ -137,16 +137,17 @@ def _up(t: torch.Tensor) -> torch.Tensor:
 
 
 def _augment(
-    images: np.ndarray, labels: np.ndarray, rng: np.random.Generator
+    images: np.ndarray, labels: np.ndarray, rng: np.random.Generator, cast: float = 0.1
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Flips (the task has no preferred direction) and photometric jitter the simulator may lack."""
+    """Flips (the task has no preferred direction) and photometric jitter the simulator may lack;
+    ``cast``: each channel's own gain drawn within 1 +- this (a colour cast of the light)."""
     if rng.random() < 0.5:
         images, labels = images[:, :, ::-1], labels[:, :, ::-1]
     if rng.random() < 0.5:
         images, labels = images[:, ::-1], labels[:, ::-1]
     x = images.astype(np.float32)
     n = len(x)
-    gain = rng.uniform(0.75, 1.25, (n, 1, 1, 1)) * rng.uniform(0.9, 1.1, (n, 1, 1, 3))
+    gain = rng.uniform(0.75, 1.25, (n, 1, 1, 1)) * rng.uniform(1.0 - cast, 1.0 + cast, (n, 1, 1, 3))
     mean = x.mean(axis=(1, 2, 3), keepdims=True)
     contrast = rng.uniform(0.75, 1.25, (n, 1, 1, 1))
     x = (x - mean) * contrast + mean

@@ -142,10 +142,12 @@ def train_locator(
     n_val: int | None = None,
     lr: float = 4e-3,
     init: Path | None = None,
+    cast: float = 0.1,
 ) -> tuple[torch.nn.Module, dict]:
     """The locator, ``epochs`` passes; ``on_epoch(net, info)`` after each (a long run keeps each).
     The first ``n_val`` photos validate (a twentieth of them unless told); ``init``: a shipped
-    locator to train on from (``train_locator.from_onnx``) rather than a new net."""
+    locator to train on from (``train_locator.from_onnx``) rather than a new net; ``cast``: each
+    colour channel's gain jittered within 1 +- this (``train_locator._augment``)."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     images = np.concatenate([data["images"], data["win_images"]])
@@ -170,7 +172,7 @@ def train_locator(
         total = 0.0
         for i in range(per_epoch):
             pick = np.sort(order[i * batch : (i + 1) * batch])
-            x, y = loc._to_tensors(*loc._augment(*_windows(images[pick], maps[pick], rng), rng))
+            x, y = loc._to_tensors(*loc._augment(*_windows(images[pick], maps[pick], rng), rng, cast))
             total += step(opt, sched, _loss(net(x), y, _instance_weight(y[:, 0])))
             if epoch == 0 and i == 9:
                 log(f"  locator: {(time.perf_counter() - t0) / 10:.2f} s a step, {per_epoch} steps an epoch")
@@ -367,6 +369,15 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--init-from", type=Path, help="a shipped locator (.onnx) to train the locator on from")
     p.add_argument("--locator-lr", type=float, default=4e-3, help="the locator's peak learning rate")
     p.add_argument("--locator-epochs", type=int, default=14)
+    p.add_argument(
+        "--locator-cast", type=float, default=0.1, help="each colour channel's gain jittered within 1 +- this"
+    )
+    p.add_argument(
+        "--wide-turn",
+        type=float,
+        default=0.0,
+        help="the card crops' wide turn (snorkeling_data.DataSpec.wide_turn)",
+    )
     p.add_argument("--card-epochs", type=int, default=24)
     p.add_argument("--seed", type=int, default=0, help="torch and augmentation seed")
     p.add_argument("--header-epochs", type=int, default=20)
@@ -381,7 +392,7 @@ def main(argv: list[str] | None = None) -> None:
     torch.set_num_threads(args.threads)  # one by default: a shared machine
     seeds = [int(s) for s in args.data_seeds.split(",")]
     command = command_line("vision.training.train_snorkeling", argv)
-    spec = DataSpec(seed=seeds[0], n=args.n)
+    spec = DataSpec(seed=seeds[0], n=args.n, wide_turn=args.wide_turn)
     n_val = max(8, spec.n // VALID_SHARE)
     t0 = time.perf_counter()
     if args.only in (None, "headers"):  # photos of their own (the reader's spots need the shipped models)
@@ -416,7 +427,7 @@ def main(argv: list[str] | None = None) -> None:
             params = sum(q.numel() for q in net.parameters())
             info |= {"photos": sum(x.n for x in specs), "data_seed": spec.seed, "data_seeds": seeds, "sets": sets_info,
                      "stress_every": spec.stress_every, "planned_epochs": args.locator_epochs,
-                     "lr": args.locator_lr, "torch_seed": args.seed, "params": params,
+                     "lr": args.locator_lr, "cast": args.locator_cast, "torch_seed": args.seed, "params": params,
                      "data_s": round(t_data, 1), "command": command,
                      "init_from": str(args.init_from) if args.init_from else None, "before": before}  # fmt: skip
             export_locator(net, out, spec, info)
@@ -431,6 +442,7 @@ def main(argv: list[str] | None = None) -> None:
             n_val=n_val,
             lr=args.locator_lr,
             init=args.init_from,
+            cast=args.locator_cast,
         )
         params = sum(q.numel() for q in net.parameters())
         print(f"wrote {out} ({out.stat().st_size / 1024:.0f} KiB, {params} parameters)", flush=True)
