@@ -329,3 +329,22 @@ def test_a_pile_read_unsure_off_its_mat_is_read_again_round_it_and_still_flagged
     unsure = replace(unsure, top=_reading(p), deck=tuple(p))
     piles, flags = _look_round_piles(load_card_model(), photo, [unsure], [own_flag], s.long)
     assert piles[0].top.card == DECK_CARDS[wrong] and flags == [own_flag]
+
+
+def test_a_mat_missing_where_the_gap_round_the_table_says_is_looked_for_there_and_flagged():
+    # dev stress photo 9645-00091 (6 players, dim): the locator draws only part of mat 2 (a
+    # Lanternfish pile; the region 0.57 of the mat's length, off its centre), which reads as no mat;
+    # the gap the other five leave says one is missing there, and the closer look there finds it:
+    # the round reads whole, flagged for that mat
+    from scorecam.commands.synth import synth_world
+    from vision.synth.dataset import make_scene
+
+    scene = make_scene("snorkeling", 9645, 91, 4000, world=synth_world(stress=True))
+    truth = {m["mat"]: m["pile"][-1]["card"] for m in scene.truth["mats"]}
+    board, reading = read_round(decode_photo(scene.jpeg))
+    read = {d.mat: d.top for d in board.divers}
+    assert sorted(read) == sorted(truth)
+    assert read[2].is_lanternfish and truth[2] == "5"
+    assert [f for f in reading.flags if "gap round the table" in f] == [
+        "Mat 2: found only at a look where the gap round the table says a mat is missing: check it"
+    ]
