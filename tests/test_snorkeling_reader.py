@@ -346,5 +346,21 @@ def test_a_mat_missing_where_the_gap_round_the_table_says_is_looked_for_there_an
     assert sorted(read) == sorted(truth)
     assert read[2].is_lanternfish and truth[2] == "5"
     assert [f for f in reading.flags if "gap round the table" in f] == [
-        "Mat 2: found only at a look where the gap round the table says a mat is missing: check it"
+        "Mat 2: found only at a closer look where the gap round the table says a mat is missing: check it"
     ]
+
+
+def test_a_two_player_table_with_one_mat_found_is_looked_at_round_the_regions_near_it():
+    # dev stress photo 9645-00083 (2 players, colour cast): the locator draws mat 6 (a blue mat on
+    # a blue-green light) in three pieces, none of which reads as a mat, so one mat alone was read
+    # ("only one diver mat found"); the closer look round the regions near it finds the other
+    from scorecam.commands.synth import synth_world
+    from vision.synth.dataset import make_scene
+
+    scene = make_scene("snorkeling", 9645, 83, 4000, world=synth_world(stress=True))
+    truth = {m["mat"]: m["pile"][-1]["card"] for m in scene.truth["mats"]}
+    board, reading = read_round(decode_photo(scene.jpeg))
+    assert sorted(d.mat for d in board.divers) == sorted(truth) == [5, 6]
+    assert "Mat 6: found only at a closer look round the regions near the one other mat found: check it" in (
+        reading.flags
+    )

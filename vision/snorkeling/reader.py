@@ -33,6 +33,7 @@ from vision.errors import PhotoError
 from vision.onnx_model import OnnxModel, load_model, models_dir
 from vision.photo_io import Photo, decode_photo, read_photo
 from vision.snorkeling.candidates import (
+    FAR_APART,
     MIN_APART,
     NOT_A_MAT,
     Candidate,
@@ -292,12 +293,12 @@ def read_round(
     rows, far = _on_the_ring(rows, spots, found, mat_long)
     edges = [found.mats[looks[i].region].at_edge for i in range(len(looks))]
     piles, flags = _piles(model, probs, rows, spots, edges, allowed)
-    gap_spot = None
-    if len(piles) >= 2:  # a mat the gap round the table says is missing, looked for closer
+    gap_spot, gap_why = None, ""
+    if piles:  # a mat likely missing (a gap round the table, or one mat alone), looked for closer
         where = _centre_index(model, probs, spots, piles, mat_long, plain)
         got = _gap_look(model, photo, found, piles, None if where is None else spots[where], mat_long)
         if got is not None:
-            gap_spot, row = got
+            gap_spot, row, gap_why = got
             if headers is not False:
                 labels = tuple(model.heads["mat"])
                 row["mat"] = _numbers_from_headers(photo, row["mat"], [gap_spot], 1, labels, headers)
@@ -317,9 +318,7 @@ def read_round(
                 if p.spot is spots[second]
             ]
     flags += [
-        f"Mat {p.mat}: found only at a look where the gap round the table says a mat is missing: check it"
-        for p in piles
-        if p.spot is gap_spot
+        f"Mat {p.mat}: found only at a closer look {gap_why}: check it" for p in piles if p.spot is gap_spot
     ]
     closer = {id(c.spot) for c in more}
     flags += [
@@ -444,9 +443,10 @@ def _unread_regions(found: Found, piles: list[PileReading], centre: Spot | None,
 
 
 # where the mats read leave a gap round the table (``layout.layout_gap``), a closer look there
-# (``_gap_look``): on dev stress seeds 9644 + 9645 (400 photos) rounds scored exactly 383 -> 386, on
-# everyday 9643 146 -> 147 (of the 5 mats it found, 4 right; 1 where none was, flagged); at 95% and
-# within 1 mat length, 384 and 147
+# (``_gap_look``), and round a lone mat read: on dev stress seeds 9644 + 9645 (400 photos) rounds
+# scored exactly 383 -> 386 by the gap, 387 with the lone mat's look too (a 2-player table read
+# whole, no longer "no table"), on everyday 9643 146 -> 147 (of the 5 mats the gap's look found, 4
+# right; 1 where none was, flagged); at 95% and within 1 mat length, 384 and 147 by the gap
 GAP_NEAR = 1.5  # mat lengths from where the gap says a mat is missing: the regions looked round
 GAP_SIZES = (0.7, 0.85, 1.0)  # of the mats' size (a far mat comes out smaller)
 GAP_SHIFT = 0.2  # of a mat's length, along and across
@@ -460,23 +460,48 @@ def _gap_look(
     piles: list[PileReading],
     centre: Spot | None,
     mat_long: float,
-) -> tuple[Spot, dict[str, np.ndarray]] | None:
-    """Where the gap round the table says a mat is missing (``layout.layout_gap``): spots round the
-    regions near it and round the place itself (``GAP_SIZES`` x ``GAP_SHIFT`` along and across, on
-    the region's axis and the straight edges' there, ``candidates.edge_axis``), read; the surest
-    that reads as a mat (``GAP_SURE``), apart from the piles and off the middle where the central
-    pile lies, with its reading. A mat the locator drew in pieces or not at all (a Lanternfish pile,
-    a mat whose colour the light turns towards the table's) is found so; the pile is flagged."""
-    gap = layout_gap([(p.mat, p.spot) for p in piles], centre)
-    if gap is None:
-        return None
-    gx, gy = gap.where
+) -> tuple[Spot, dict[str, np.ndarray], str] | None:
+    """A mat the locator drew in pieces or not at all (a Lanternfish pile, a mat whose colour the
+    light turns towards the table's), looked for where one is likely missing: where the gap round
+    the table says so (``layout.layout_gap``), round the regions near it and the place itself; with
+    one mat read, round every region near it (a round has two divers at least). The surest spot
+    that reads as a mat (``_surest_mat``), with its reading and where it was looked for (words)."""
     taken = [p.spot for p in piles] + ([centre] if centre is not None else [])
-    seeds = [(gx, gy, None)] + [
-        (r.spot.x, r.spot.y, r.spot.angle)
-        for r in found.mats
-        if math.hypot(r.spot.x - gx, r.spot.y - gy) <= GAP_NEAR * mat_long
-    ]
+    if len(piles) == 1:
+        s = piles[0].spot
+        seeds = [
+            (r.spot.x, r.spot.y, r.spot.angle)
+            for r in found.mats
+            if math.hypot(r.spot.x - s.x, r.spot.y - s.y) <= FAR_APART * mat_long
+        ]
+        why = "round the regions near the one other mat found"
+    else:
+        gap = layout_gap([(p.mat, p.spot) for p in piles], centre)
+        if gap is None:
+            return None
+        gx, gy = gap.where
+        seeds = [(gx, gy, None)] + [
+            (r.spot.x, r.spot.y, r.spot.angle)
+            for r in found.mats
+            if math.hypot(r.spot.x - gx, r.spot.y - gy) <= GAP_NEAR * mat_long
+        ]
+        why = "where the gap round the table says a mat is missing"
+    got = _surest_mat(model, photo, seeds, taken, [p.spot for p in piles], mat_long)
+    return None if got is None else (*got, why)
+
+
+def _surest_mat(
+    model: OnnxModel,
+    photo: Photo,
+    seeds: list[tuple[float, float, float | None]],
+    taken: list[Spot],
+    mats: list[Spot],
+    mat_long: float,
+) -> tuple[Spot, dict[str, np.ndarray]] | None:
+    """Spots round each seed (x, y, a region's axis or None), ``GAP_SIZES`` x ``GAP_SHIFT`` along and
+    across, on the seed's axis and on the straight edges' there (``candidates.edge_axis``), each a
+    mat apart from ``taken`` and off the middle of the ``mats`` (the central pile's place), read: the
+    surest that reads as a mat (``GAP_SURE``), with its reading."""
     shifts = ((0.0, 0.0), (-GAP_SHIFT, 0.0), (GAP_SHIFT, 0.0), (0.0, -GAP_SHIFT), (0.0, GAP_SHIFT))
     grid = []
     for x, y, angle in seeds:
@@ -492,7 +517,7 @@ def _gap_look(
         g
         for g in grid
         if all(math.hypot(g.x - t.x, g.y - t.y) >= MIN_APART * mat_long for t in taken)
-        and not in_the_middle(g, [p.spot for p in piles])
+        and not in_the_middle(g, mats)
     ]
     if not grid:
         return None
