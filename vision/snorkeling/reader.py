@@ -13,7 +13,10 @@ lies either way up on its mat), the two readings averaged.
 Constrained by the table too (``layout``): the mats lie round the central pile, so a spot far off
 their ring is left out and a gap in it, where a mat was not found, is flagged; and by what the
 players say (``mats``: the mat numbers in play). A region the locator is sure is a mat but that
-reads as none is looked at closer (``closer_look``).
+reads as none is looked at closer (``closer_look``), and so is the place where a mat is likely
+missing (a gap round the table, or one mat alone: ``_gap_look``); a pile whose top card reads
+unsure is read again at spots round its own (``_look_round_piles``). Every reading those looks
+give is flagged.
 """
 
 from __future__ import annotations
