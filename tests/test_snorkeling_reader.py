@@ -297,7 +297,9 @@ def test_a_pile_read_unsure_off_its_mat_is_read_again_round_it_and_still_flagged
     # a third too large (a region a hand of cards joins), where the card model sees no mat. Round it,
     # on the axis of the straight edges there, it reads as a mat and its top card surely: that card
     # is taken, the pile's own flag replaced by one that says so; the round still says "check"
-    from vision.snorkeling.reader import PileReading, _look_round_piles, _reading
+    from vision.snorkeling.card_readings import reading_of
+    from vision.snorkeling.pile_looks import look_round_piles
+    from vision.snorkeling.reader import SURE_CARD, PileReading
 
     photo = read_photo(SAMPLES[0])
     board, reading = read_round(photo)
@@ -315,9 +317,9 @@ def test_a_pile_read_unsure_off_its_mat_is_read_again_round_it_and_still_flagged
     wrong = next(k for k, c in enumerate(DECK_CARDS) if c != pile.top.card)
     p = np.full(len(DECK_CARDS), 0.3 / (len(DECK_CARDS) - 2))
     p[wrong], p[right] = 0.5, 0.2  # the right card second: only a card read there some chance is taken
-    unsure = PileReading(pile.mat, pile.mat_confidence, _reading(p), off, False, tuple(p))
+    unsure = PileReading(pile.mat, pile.mat_confidence, reading_of(p), off, False, tuple(p))
     own_flag = f"Mat {pile.mat}: top card read as something (50%)"
-    piles, flags = _look_round_piles(load_card_model(), photo, [unsure], [own_flag], s.long)
+    piles, flags = look_round_piles(load_card_model(), photo, [unsure], [own_flag], s.long, SURE_CARD)
     assert piles[0].top.card == pile.top.card == board.divers[0].top
     assert piles[0].top.confidence >= 0.9
     assert own_flag not in flags
@@ -326,8 +328,8 @@ def test_a_pile_read_unsure_off_its_mat_is_read_again_round_it_and_still_flagged
     )
     # a card the pile's own spot gave no chance is not taken, however surely it reads round it
     p[wrong], p[right] = 0.7, 0.0
-    unsure = replace(unsure, top=_reading(p), deck=tuple(p))
-    piles, flags = _look_round_piles(load_card_model(), photo, [unsure], [own_flag], s.long)
+    unsure = replace(unsure, top=reading_of(p), deck=tuple(p))
+    piles, flags = look_round_piles(load_card_model(), photo, [unsure], [own_flag], s.long, SURE_CARD)
     assert piles[0].top.card == DECK_CARDS[wrong] and flags == [own_flag]
 
 

@@ -5,6 +5,11 @@ it and turned, and on the axis of the straight edges round it (``candidates.edge
 that reads as a mat there surely, and at the spots round that one too, gets that spot as a candidate.
 Also where the central pile lies among the mats (``in_the_middle``), which the closer look keeps
 off.
+
+And a closer look where a mat is likely missing (``look_where_missing``): where the gap the mats
+read leave round the table says one is (``layout.layout_gap``), or round the regions near a lone
+mat read (a round has two divers at least). A mat the locator drew in pieces or not at all (a
+Lanternfish pile, a mat whose colour the light turns towards the table's) is found so.
 """
 
 from __future__ import annotations
@@ -16,8 +21,9 @@ import numpy as np
 
 from vision.onnx_model import OnnxModel
 from vision.photo_io import Photo
-from vision.snorkeling.candidates import MIN_APART, NOT_A_MAT, Candidate, edge_axis
+from vision.snorkeling.candidates import FAR_APART, MIN_APART, NOT_A_MAT, Candidate, edge_axis
 from vision.snorkeling.crops import Spot, card_crops, half_turn_average
+from vision.snorkeling.layout import layout_gap
 from vision.snorkeling.locate import Found
 
 # a closer look round the regions the locator is sure of but that read as no mat (``look_around``)
@@ -42,6 +48,22 @@ AXIS_MORE = 0.2  # where one of those reads as a mat this surely, the rest of th
 AXIS_NEIGHBOURS = 2  # grid neighbours of the surest spot that must read as a mat too
 AXIS_NUMBER = 0.8  # and the surest spot's mat number, given a mat (junk reads as a mat of no number)
 MIDDLE_SHARE = 0.5  # a region this near the middle of the ring of mats (of its radius) is the centre's
+
+
+def cross_shifts(step: float) -> tuple[tuple[float, float], ...]:
+    """(along, across) moves: none, then ``step`` either way along, then across."""
+    return ((0.0, 0.0), (-step, 0.0), (step, 0.0), (0.0, -step), (0.0, step))
+
+
+# where the mats read leave a gap round the table (``layout.layout_gap``), a closer look there
+# (``look_where_missing``), and round a lone mat read: on dev stress seeds 9644 + 9645 (400 photos)
+# rounds scored exactly 383 -> 386 by the gap, 387 with the lone mat's look too (a 2-player table
+# read whole, no longer "no table"), on everyday 9643 146 -> 147 (of the 5 mats the gap's look found,
+# 4 right; 1 where none was, flagged); at 95% and within 1 mat length, 384 and 147 by the gap
+GAP_NEAR = 1.5  # mat lengths from where the gap says a mat is missing: the regions looked round
+GAP_SIZES = (0.7, 0.85, 1.0)  # of the mats' size (a far mat comes out smaller)
+GAP_SHIFTS = cross_shifts(0.2)  # (along, across), in mat lengths
+GAP_SURE = 0.8  # the spot taken reads as a mat this surely
 
 
 def look_around(
@@ -179,3 +201,95 @@ def around_best(
         ):
             taken.append(best)
     return max(taken, key=lambda k: mat[k], default=None)
+
+
+def spots_round(
+    x: float,
+    y: float,
+    long: float,
+    axes: list[float],
+    sizes: tuple[float, ...],
+    shifts: tuple[tuple[float, float], ...],
+) -> list[Spot]:
+    """Spots round (``x``, ``y``): on each of ``axes`` (degrees), at each of ``sizes`` times ``long``,
+    moved by each of ``shifts`` (along, across: in that spot's long sides)."""
+    return [
+        moved(Spot(x, y, size * long, a), along, across, a)
+        for a in axes
+        for size in sizes
+        for along, across in shifts
+    ]
+
+
+def look_where_missing(
+    model: OnnxModel,
+    photo: Photo,
+    found: Found,
+    piles: list[tuple[int, Spot]],
+    centre: Spot | None,
+    mat_long: float,
+) -> tuple[Spot, dict[str, np.ndarray], str] | None:
+    """A mat looked for where one is likely missing (``piles``: the mats read, number and spot;
+    ``centre``: the central pile's spot): where the gap round the table says so
+    (``layout.layout_gap``), round the regions within ``GAP_NEAR`` of it and the place itself; with
+    one mat read, round every region within ``FAR_APART`` of it. The surest spot that reads as a mat
+    (``surest_mat``), with the card model's reading and where it was looked for (words); None if
+    none reads as one."""
+    taken = [s for _, s in piles] + ([centre] if centre is not None else [])
+    if len(piles) == 1:
+        s = piles[0][1]
+        seeds = [
+            (r.spot.x, r.spot.y, r.spot.angle)
+            for r in found.mats
+            if math.hypot(r.spot.x - s.x, r.spot.y - s.y) <= FAR_APART * mat_long
+        ]
+        why = "round the regions near the one other mat found"
+    else:
+        gap = layout_gap(piles, centre)
+        if gap is None:
+            return None
+        gx, gy = gap.where
+        seeds = [(gx, gy, None)] + [
+            (r.spot.x, r.spot.y, r.spot.angle)
+            for r in found.mats
+            if math.hypot(r.spot.x - gx, r.spot.y - gy) <= GAP_NEAR * mat_long
+        ]
+        why = "where the gap round the table says a mat is missing"
+    got = surest_mat(model, photo, seeds, taken, [s for _, s in piles], mat_long)
+    return None if got is None else (*got, why)
+
+
+def surest_mat(
+    model: OnnxModel,
+    photo: Photo,
+    seeds: list[tuple[float, float, float | None]],
+    taken: list[Spot],
+    mats: list[Spot],
+    mat_long: float,
+) -> tuple[Spot, dict[str, np.ndarray]] | None:
+    """Spots round each seed (x, y, a region's axis or None), ``GAP_SIZES`` x ``GAP_SHIFTS``, on the
+    seed's axis and on the straight edges' there (``candidates.edge_axis``), each a mat apart from
+    ``taken`` and off the middle of the ``mats`` (the central pile's place), read: the surest that
+    reads as a mat (``GAP_SURE``), with its reading (each head's probabilities, one row)."""
+    grid = []
+    for x, y, angle in seeds:
+        axis = edge_axis(photo.image, x, y, AXIS_RADIUS * mat_long)
+        axes = {round(a % 180.0, 1) for a in (axis, axis + 90.0)}
+        if angle is not None:
+            axes |= {round(a % 180.0, 1) for a in (angle, angle + 90.0)}
+        grid += spots_round(x, y, mat_long, sorted(axes), GAP_SIZES, GAP_SHIFTS)
+    grid = [
+        g
+        for g in grid
+        if all(math.hypot(g.x - t.x, g.y - t.y) >= MIN_APART * mat_long for t in taken)
+        and not in_the_middle(g, mats)
+    ]
+    if not grid:
+        return None
+    got = half_turn_average(model.run, card_crops(photo, grid, model, mat_long))
+    none = model.heads["mat"].index("none")
+    mat = 1.0 - got["mat"][:, none]
+    best = int(np.argmax(mat))
+    if mat[best] < GAP_SURE:
+        return None
+    return grid[best], {k: p[best : best + 1] for k, p in got.items()}

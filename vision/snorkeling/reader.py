@@ -14,8 +14,9 @@ Constrained by the table too (``layout``): the mats lie round the central pile, 
 their ring is left out and a gap in it, where a mat was not found, is flagged; and by what the
 players say (``mats``: the mat numbers in play). A region the locator is sure is a mat but that
 reads as none is looked at closer (``closer_look``), and so is the place where a mat is likely
-missing (a gap round the table, or one mat alone: ``_gap_look``); a pile whose top card reads
-unsure is read again at spots round its own (``_look_round_piles``). Every reading those looks
+missing (a gap round the table, or one mat alone: ``closer_look.look_where_missing``); each pile
+is read again as a smaller mat, and where its top card reads unsure at spots round its own
+(``pile_looks``). Every reading those looks
 give is flagged.
 """
 
@@ -31,25 +32,18 @@ from typing import Literal
 import cv2
 import numpy as np
 
-from scoring.snorkeling import BEACH, COLORS, LANTERNFISH_CARD, VALUES, Card, Diver, RoundBoard, deck
+from scoring.snorkeling import BEACH, LANTERNFISH_CARD, Card, Diver, RoundBoard, deck
 from vision.errors import PhotoError
 from vision.onnx_model import OnnxModel, load_model, models_dir
 from vision.photo_io import Photo, decode_photo, read_photo
-from vision.snorkeling.candidates import (
-    FAR_APART,
-    MIN_APART,
-    NOT_A_MAT,
-    Candidate,
-    candidates,
-    choose,
-    edge_axis,
-    near_the_others,
-)
-from vision.snorkeling.closer_look import AROUND_SCORE, in_the_middle, look_around, moved
+from vision.snorkeling.candidates import MIN_APART, NOT_A_MAT, Candidate, candidates, choose, near_the_others
+from vision.snorkeling.card_readings import DECK_CARDS, CardReading, deck_probs, reading_of, words
+from vision.snorkeling.closer_look import AROUND_SCORE, in_the_middle, look_around, look_where_missing
 from vision.snorkeling.crops import CARD_PER_MAT, Spot, card_crops, half_turn_average
 from vision.snorkeling.headers import header_evidence, load_header_model, with_headers
 from vision.snorkeling.layout import layout_gap, off_the_ring, table_middle
 from vision.snorkeling.locate import Found, LocatorModel, locate_table, mats_long
+from vision.snorkeling.pile_looks import look_round_piles, smaller_look
 
 CARD_MODEL = "snorkeling-cards.onnx"
 # a reading below these probabilities is flagged (chosen on dev photos: as few right rounds flagged
@@ -70,37 +64,7 @@ UNREAD_LONG = (0.6, 1.6)  # its long side, of the mats' size
 UNREAD_RING = 1.5  # no farther from the middle than this times the ring of piles' radius
 NAMED_ELSEWHERE = 0.95  # a mat numbered among those named that reads this surely as another is flagged
 UNLIKELY_NUMBER = 0.05  # a region left only a mat number this unlikely (its own taken) is left out
-# each pile is read again as a mat this much smaller than its spot: a mat seen at a slant along its
-# length, or whose region a hand of cards joins, is read at the mats' common size, so the crop shows
-# it smaller than the card model learnt it and a 3 can read surely as a 4 (fresh seed 9664: 2 of 300
-# rounds wrong and unflagged so). A reading of another card at least SMALLER_SURE likely is flagged,
-# and taken where it is the surer of the two. On the dev photos (seeds 9642, 9644: 400 piles read
-# right) 3 right piles read otherwise at 0.75, 57 at 0.6; on seeds 9643 (150) and 9644 (100, stress)
-# the right piles that read otherwise did at 51-97% (5 of 9 under 60%; the two at 90% or more read
-# surer still at the mats' size), and the 2 wrong piles that read otherwise surely (84% and 94% at
-# the mats' size, 97% and 99% smaller) read right so: 9644 rounds scored exactly 90 -> 92%, none wrong
-# and unflagged (1 without the look)
-SMALLER_LOOK = 0.75
-SMALLER_SURE = 0.9
-# a pile whose top card reads unsure is read again round its spot (``_look_round_piles``): on dev
-# stress seeds 9644 + 9645 (400 photos) rounds scored exactly 380 -> 383, everyday 9643 146 -> 146
-ROUND_SIZES = (0.65, 0.8, 1.0, 1.2)  # of the pile's spot's long side
-ROUND_SHIFTS = ((0.0, 0.0), (-0.1, 0.0), (0.1, 0.0), (0.0, -0.1), (0.0, 0.1))  # (along, across), long sides
-ROUND_AXIS_RADIUS = 0.4  # mat lengths: the window the edges' axis is taken from
-ROUND_AXIS_OFF = 5.0  # degrees: the edges' axis read too where it lies this far off the spot's
-ROUND_MAT = 0.9  # a spot round the pile must read as a mat this surely
-ROUND_SURE = 0.9  # and its top card this surely to be taken
-ROUND_PRIOR = 0.05  # a card read there is taken only where the pile's own spot read it this likely
-DECK_CARDS = tuple(Card(v, c) for v in VALUES for c in COLORS) + (LANTERNFISH_CARD,)
 NO_TABLE = "no Snorkeling table found: no diver mat in this photo"
-
-
-@dataclass(frozen=True)
-class CardReading:
-    card: Card
-    confidence: float
-    second: Card
-    second_confidence: float
 
 
 @dataclass(frozen=True)
@@ -168,29 +132,6 @@ def _read_spots(
     return out
 
 
-def _deck_probs(model: OnnxModel, value: np.ndarray, color: np.ndarray) -> np.ndarray:
-    """The probability of each card of the deck (``DECK_CARDS``): value and colour read apart,
-    multiplied, renormalised."""
-    values, colors = model.heads["value"], model.heads["color"]
-    p = np.array(
-        [value[values.index(str(c.value))] * color[colors.index(c.color or "none")] for c in DECK_CARDS]
-    )
-    return p / max(float(p.sum()), 1e-12)
-
-
-def _reading(p: np.ndarray, card: int | None = None) -> CardReading:
-    """The card ``card`` of the deck (the likeliest where none is given) and the likeliest other."""
-    order = [int(k) for k in np.argsort(p)[::-1]]
-    first = order[0] if card is None else card
-    second = next(k for k in order if k != first)
-    return CardReading(DECK_CARDS[first], float(p[first]), DECK_CARDS[second], float(p[second]))
-
-
-def _card(model: OnnxModel, value: np.ndarray, color: np.ndarray) -> CardReading:
-    """The likeliest card of the deck (value and colour read apart, multiplied, renormalised)."""
-    return _reading(_deck_probs(model, value, color))
-
-
 def deck_rules(p: np.ndarray, one_beach: bool = True) -> list[int]:
     """The top cards of the piles (rows of ``p``: each pile's probability of each card of
     ``DECK_CARDS``) as the deck and the rules allow them, the likeliest such set: no card shows on
@@ -227,10 +168,6 @@ def deck_rules(p: np.ndarray, one_beach: bool = True) -> list[int]:
         allowed = [c for c in range(len(DECK_CARDS)) if c not in full and bool(beach[c]) == bool(beach[k])]
         cards[i] = max(allowed, key=lambda c: p[i, c])
     return cards
-
-
-def _words(card: Card) -> str:
-    return "the Lanternfish" if card.is_lanternfish else f"a {card.value} {card.color} ({card.name})"
 
 
 def read_round(
@@ -299,7 +236,8 @@ def read_round(
     gap_spot, gap_why = None, ""
     if piles:  # a mat likely missing (a gap round the table, or one mat alone), looked for closer
         where = _centre_index(model, probs, spots, piles, mat_long, plain)
-        got = _gap_look(model, photo, found, piles, None if where is None else spots[where], mat_long)
+        mats = [(p.mat, p.spot) for p in piles]
+        got = look_where_missing(model, photo, found, mats, None if where is None else spots[where], mat_long)
         if got is not None:
             gap_spot, row, gap_why = got
             if headers is not False:
@@ -337,9 +275,9 @@ def read_round(
     if len(piles) < 2:
         reason = NO_TABLE if not piles else "only one diver mat found (a round has 2 to 6 divers)"
         raise PhotoError(reason, kind="no_board")
-    piles, smaller = _smaller_look(model, photo, piles, mat_long)
+    piles, smaller = smaller_look(model, photo, piles, mat_long)
     flags += smaller
-    piles, flags = _look_round_piles(model, photo, piles, flags, mat_long)
+    piles, flags = look_round_piles(model, photo, piles, flags, mat_long, SURE_CARD)
     if not any(p.top.card.value == BEACH for p in piles):
         # a round ends on a Beach: none read means a pile missed or misread, or a round not over
         flags.append("No Beach read on any pile: a round ends on one; check for a mat not found")
@@ -405,17 +343,17 @@ def centre_reading(
     about it is a note, never a flag (a flag says "check": something that may change a diver's points)."""
     if value is None or color is None:
         return None, ["Central pile not found (it scores nobody)"]
-    p = _deck_probs(model, value, color)
+    p = deck_probs(model, value, color)
     full = deck()
     for k, card in enumerate(DECK_CARDS):
         if card.is_lanternfish or sum(1 for c in shown if c == card) >= full[card]:
             p[k] = 0.0
-    centre = _reading(p / max(float(p.sum()), 1e-12))
+    centre = reading_of(p / max(float(p.sum()), 1e-12))
     if centre.confidence >= SURE:
         return centre, []
     return centre, [
-        f"Central pile: top card read as {_words(centre.card)} ({centre.confidence:.0%}), "
-        f"perhaps {_words(centre.second)} ({centre.second_confidence:.0%}); it scores nobody"
+        f"Central pile: top card read as {words(centre.card)} ({centre.confidence:.0%}), "
+        f"perhaps {words(centre.second)} ({centre.second_confidence:.0%}); it scores nobody"
     ]
 
 
@@ -443,94 +381,6 @@ def _unread_regions(found: Found, piles: list[PileReading], centre: Spot | None,
             continue
         count += 1
     return count
-
-
-# where the mats read leave a gap round the table (``layout.layout_gap``), a closer look there
-# (``_gap_look``), and round a lone mat read: on dev stress seeds 9644 + 9645 (400 photos) rounds
-# scored exactly 383 -> 386 by the gap, 387 with the lone mat's look too (a 2-player table read
-# whole, no longer "no table"), on everyday 9643 146 -> 147 (of the 5 mats the gap's look found, 4
-# right; 1 where none was, flagged); at 95% and within 1 mat length, 384 and 147 by the gap
-GAP_NEAR = 1.5  # mat lengths from where the gap says a mat is missing: the regions looked round
-GAP_SIZES = (0.7, 0.85, 1.0)  # of the mats' size (a far mat comes out smaller)
-GAP_SHIFT = 0.2  # of a mat's length, along and across
-GAP_SURE = 0.8  # the spot taken reads as a mat this surely
-
-
-def _gap_look(
-    model: OnnxModel,
-    photo: Photo,
-    found: Found,
-    piles: list[PileReading],
-    centre: Spot | None,
-    mat_long: float,
-) -> tuple[Spot, dict[str, np.ndarray], str] | None:
-    """A mat the locator drew in pieces or not at all (a Lanternfish pile, a mat whose colour the
-    light turns towards the table's), looked for where one is likely missing: where the gap round
-    the table says so (``layout.layout_gap``), round the regions near it and the place itself; with
-    one mat read, round every region near it (a round has two divers at least). The surest spot
-    that reads as a mat (``_surest_mat``), with its reading and where it was looked for (words)."""
-    taken = [p.spot for p in piles] + ([centre] if centre is not None else [])
-    if len(piles) == 1:
-        s = piles[0].spot
-        seeds = [
-            (r.spot.x, r.spot.y, r.spot.angle)
-            for r in found.mats
-            if math.hypot(r.spot.x - s.x, r.spot.y - s.y) <= FAR_APART * mat_long
-        ]
-        why = "round the regions near the one other mat found"
-    else:
-        gap = layout_gap([(p.mat, p.spot) for p in piles], centre)
-        if gap is None:
-            return None
-        gx, gy = gap.where
-        seeds = [(gx, gy, None)] + [
-            (r.spot.x, r.spot.y, r.spot.angle)
-            for r in found.mats
-            if math.hypot(r.spot.x - gx, r.spot.y - gy) <= GAP_NEAR * mat_long
-        ]
-        why = "where the gap round the table says a mat is missing"
-    got = _surest_mat(model, photo, seeds, taken, [p.spot for p in piles], mat_long)
-    return None if got is None else (*got, why)
-
-
-def _surest_mat(
-    model: OnnxModel,
-    photo: Photo,
-    seeds: list[tuple[float, float, float | None]],
-    taken: list[Spot],
-    mats: list[Spot],
-    mat_long: float,
-) -> tuple[Spot, dict[str, np.ndarray]] | None:
-    """Spots round each seed (x, y, a region's axis or None), ``GAP_SIZES`` x ``GAP_SHIFT`` along and
-    across, on the seed's axis and on the straight edges' there (``candidates.edge_axis``), each a
-    mat apart from ``taken`` and off the middle of the ``mats`` (the central pile's place), read: the
-    surest that reads as a mat (``GAP_SURE``), with its reading."""
-    shifts = ((0.0, 0.0), (-GAP_SHIFT, 0.0), (GAP_SHIFT, 0.0), (0.0, -GAP_SHIFT), (0.0, GAP_SHIFT))
-    grid = []
-    for x, y, angle in seeds:
-        axis = edge_axis(photo.image, x, y, ROUND_AXIS_RADIUS * mat_long)
-        axes = {round(a % 180.0, 1) for a in (axis, axis + 90.0)}
-        if angle is not None:
-            axes |= {round(a % 180.0, 1) for a in (angle, angle + 90.0)}
-        for a in sorted(axes):
-            for size in GAP_SIZES:
-                for along, across in shifts:
-                    grid.append(moved(Spot(x, y, size * mat_long, a), along, across, a))
-    grid = [
-        g
-        for g in grid
-        if all(math.hypot(g.x - t.x, g.y - t.y) >= MIN_APART * mat_long for t in taken)
-        and not in_the_middle(g, mats)
-    ]
-    if not grid:
-        return None
-    got = _run(model, card_crops(photo, grid, model, mat_long))
-    none = model.heads["mat"].index("none")
-    mat = 1.0 - got["mat"][:, none]
-    best = int(np.argmax(mat))
-    if mat[best] < GAP_SURE:
-        return None
-    return grid[best], {k: p[best : best + 1] for k, p in got.items()}
 
 
 def _second_look(
@@ -654,8 +504,8 @@ def _piles(
             # table or a hand in a mat's colours (or a mat seen twice), left out rather than numbered
             flags.append(f"A region read as mat {alone} left out: another is more surely mat {alone}")
             continue
-        cards = _deck_probs(model, probs["value"][i], probs["color"][i])
-        piles.append(PileReading(mat, float(p[r, c]), _reading(cards), spots[i], edges[i], tuple(cards)))
+        cards = deck_probs(model, probs["value"][i], probs["color"][i])
+        piles.append(PileReading(mat, float(p[r, c]), reading_of(cards), spots[i], edges[i], tuple(cards)))
         if alone != mat:
             flags.append(f"Mat {mat}: read as mat {alone} too, which another mat is more surely")
         if allowed is not None:
@@ -675,9 +525,9 @@ def _piles(
         ruled = deck_rules(np.array([q.deck for q in piles]), one_beach=allowed is not None)
         for j, (pile, k) in enumerate(zip(list(piles), ruled, strict=True)):
             if DECK_CARDS[k] != pile.top.card:
-                piles[j] = replace(pile, top=_reading(np.array(pile.deck), k))
+                piles[j] = replace(pile, top=reading_of(np.array(pile.deck), k))
                 flags.append(
-                    f"Mat {pile.mat}: top card taken as {_words(DECK_CARDS[k])}, not {_words(pile.top.card)} "
+                    f"Mat {pile.mat}: top card taken as {words(DECK_CARDS[k])}, not {words(pile.top.card)} "
                     "as read: a round ends on exactly one Beach, and the deck has 3 of each card"
                 )
         beaches = [q.mat for q in piles if q.top.card.value == BEACH]
@@ -692,93 +542,12 @@ def _piles(
             flags.append(f"Mat {mat}: is this mat {mat}? ({pile.mat_confidence:.0%})")
         if pile.top.confidence < SURE_CARD:
             flags.append(
-                f"Mat {mat}: top card read as {_words(pile.top.card)} ({pile.top.confidence:.0%}), "
-                f"perhaps {_words(pile.top.second)} ({pile.top.second_confidence:.0%})"
+                f"Mat {mat}: top card read as {words(pile.top.card)} ({pile.top.confidence:.0%}), "
+                f"perhaps {words(pile.top.second)} ({pile.top.second_confidence:.0%})"
             )
         if pile.at_edge:
             flags.append(f"Mat {mat} reaches the photo's edge: check that no other mat is cut off")
     return sorted(piles, key=lambda q: q.mat), flags
-
-
-def _smaller_look(
-    model: OnnxModel, photo: Photo, piles: list[PileReading], mat_long: float
-) -> tuple[list[PileReading], list[str]]:
-    """Each pile read again as a smaller mat (``SMALLER_LOOK``): a flag for each whose top card then
-    reads as another card; where that reading is the surer, it is taken."""
-    spots = [replace(p.spot, long=p.spot.long * SMALLER_LOOK) for p in piles]
-    probs = _run(model, card_crops(photo, spots, model, mat_long))
-    flags, out = [], []
-    for pile, value, color in zip(piles, probs["value"], probs["color"], strict=True):
-        cards = _deck_probs(model, value, color)
-        other = _reading(cards)
-        if other.card != pile.top.card and other.confidence >= SMALLER_SURE:
-            if other.confidence > pile.top.confidence:
-                flags.append(
-                    f"Mat {pile.mat}: top card taken as {_words(other.card)} ({other.confidence:.0%}) as a "
-                    f"smaller mat (one seen at a slant), read as {_words(pile.top.card)} "
-                    f"({pile.top.confidence:.0%}) at the mats' size: check it"
-                )
-                pile = replace(pile, top=other, deck=tuple(cards))
-            else:
-                flags.append(
-                    f"Mat {pile.mat}: top card read as {_words(pile.top.card)}, but as {_words(other.card)} "
-                    f"({other.confidence:.0%}) taken as a smaller mat (one seen at a slant): check it"
-                )
-        out.append(pile)
-    return out, flags
-
-
-def _look_round_piles(
-    model: OnnxModel, photo: Photo, piles: list[PileReading], flags: list[str], mat_long: float
-) -> tuple[list[PileReading], list[str]]:
-    """Each pile whose top card reads unsure (under ``SURE_CARD``) read again at spots round its
-    own (``ROUND_SIZES`` x ``ROUND_SHIFTS``, on its axis and on the axis of the straight edges round
-    it, ``candidates.edge_axis``): its spot is a region's rectangle, which a hand of cards, the
-    central pile or a slant moves, turns and sizes off the mat, and the card model reads a card
-    unsure there. Where a spot that reads surely as a mat (``ROUND_MAT``) reads surely
-    (``ROUND_SURE``) a card the pile's own spot gave some chance (``ROUND_PRIOR``), the surest is
-    taken, and the pile's flag says so: a sure reading round a pile is no proof (dev stress seeds
-    9644 + 9645: 6 of 31 such were wrong), so the round stays "check".
-    ``flags``: those raised so far, the unsure pile's own replaced."""
-    unsure = [j for j, p in enumerate(piles) if p.top.confidence < SURE_CARD]
-    if not unsure:
-        return piles, flags
-    grid: list[tuple[int, Spot]] = []
-    for j in unsure:
-        s = piles[j].spot
-        axes = [s.angle]
-        axis = edge_axis(photo.image, s.x, s.y, ROUND_AXIS_RADIUS * mat_long)
-        axes += [a for a in (axis, axis + 90.0) if abs((a - s.angle + 90.0) % 180.0 - 90.0) > ROUND_AXIS_OFF]
-        for angle in axes:
-            for size in ROUND_SIZES:
-                for along, across in ROUND_SHIFTS:
-                    grid.append((j, moved(replace(s, long=s.long * size, angle=angle), along, across, angle)))
-    got = _run(model, card_crops(photo, [g for _, g in grid], model, mat_long))
-    none = model.heads["mat"].index("none")
-    out, flags = list(piles), list(flags)
-    for j in unsure:
-        pile = piles[j]
-        readings = [
-            (_reading(_deck_probs(model, got["value"][k], got["color"][k])), k)
-            for k, (r, _) in enumerate(grid)
-            if r == j and 1.0 - got["mat"][k, none] >= ROUND_MAT
-        ]
-        # only a card the pile's own spot gave some chance: a spot moved off it can take in the
-        # Lanternfish lying in front of its diver, or a neighbour's pile
-        readings = [(c, k) for c, k in readings if pile.deck[DECK_CARDS.index(c.card)] >= ROUND_PRIOR]
-        if not readings:
-            continue
-        best, k = max(readings, key=lambda t: t[0].confidence)
-        if best.confidence < ROUND_SURE:
-            continue
-        own = f"Mat {pile.mat}: top card read as "
-        flags = [f for f in flags if not f.startswith(own)]
-        flags.append(
-            f"Mat {pile.mat}: top card taken as {_words(best.card)} ({best.confidence:.0%}) at a spot round "
-            f"the mat, read as {_words(pile.top.card)} ({pile.top.confidence:.0%}) where it was found: check it"
-        )
-        out[j] = replace(pile, top=best, deck=tuple(_deck_probs(model, got["value"][k], got["color"][k])))
-    return out, flags
 
 
 def _named_elsewhere(model: OnnxModel, p: np.ndarray, mat: int, allowed: frozenset[int]) -> list[str]:
