@@ -208,13 +208,13 @@ def locate_table(photo: Photo, model: LocatorModel | None = None) -> Found:
         if len(zoomed.strong) >= len(found.strong):
             found = zoomed
     if found.strong:
-        window = _window_search(model, photo.image, found, long_side)
+        window = _window_search(model, photo.image, found)
         if window is not None and len(window.strong) >= len(found.strong):
             found = window
     return found
 
 
-def _window_search(model: LocatorModel, image: np.ndarray, found: Found, long_side: int) -> Found | None:
+def _window_search(model: LocatorModel, image: np.ndarray, found: Found) -> Found | None:
     """``image`` searched again in a window round the mats ``found`` (their strong regions), brought
     to the size where the mats come out ``WINDOW_MAT`` input px long; None where they do already."""
     mat = mats_long(found.strong)
