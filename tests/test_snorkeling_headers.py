@@ -21,7 +21,7 @@ from vision.snorkeling.crops import (
     header_spots,
     spot_of,
 )
-from vision.snorkeling.headers import header_evidence, load_header_model, with_headers
+from vision.snorkeling.headers import header_evidence, load_header_model, search_spots, with_headers
 from vision.snorkeling.heads import MAT_LABELS
 from vision.spots import crop_square, spot_crops
 from vision.synth import snorkeling_art
@@ -109,11 +109,14 @@ def test_the_header_model_reads_each_mat_of_the_sample_photos(sample, header_mod
             spots.append(pile.spot)
             numbers.append(mat)
     assert spots, "the reader finds mats on every sample"
-    evidence = header_evidence(photo, spots, header_model, MAT_LABELS)
-    read = [
+    assert _named(header_evidence(photo, spots, header_model, MAT_LABELS)) == numbers
+
+
+def _named(evidence: np.ndarray) -> list[int]:
+    """The likeliest mat number of each row of header evidence."""
+    return [
         int(MAT_LABELS[int(np.argmax(np.where(np.arange(len(MAT_LABELS)) == NONE, -1, e)))]) for e in evidence
     ]
-    assert read == numbers
 
 
 def test_a_missing_header_model_leaves_the_card_models_numbers(tmp_path, monkeypatch):
@@ -130,3 +133,45 @@ def test_a_header_spot_beyond_the_photos_edge_is_cut_from_the_edge_not_refused()
     assert crops.shape == (3, 48, 48, 3)
     assert crops[0].min() == 255  # the right edge's white, repeated
     assert crops[1].max() == 0
+
+
+def _distorted(spot: Spot) -> list[Spot]:
+    """A true mat's spot as a rough region's rectangle may give it: sized to its pile's cards, turned
+    a quarter round and sized to the mat's width, moved off its centre."""
+    a = np.radians(spot.angle)
+    return [
+        Spot(spot.x, spot.y, spot.long * 0.72, spot.angle),
+        Spot(spot.x, spot.y, spot.long * 0.72, spot.angle + 90.0),
+        Spot(
+            spot.x + 0.1 * spot.long * np.cos(a),
+            spot.y + 0.1 * spot.long * np.sin(a),
+            spot.long * 0.8,
+            spot.angle,
+        ),
+    ]
+
+
+@pytest.mark.parametrize("sample", SAMPLES, ids=[p.stem for p in SAMPLES])
+def test_a_header_the_mats_spot_misses_is_found_round_it(sample, header_model, monkeypatch):
+    """Each true mat of the samples at spots off the mat (``_distorted``): the header is looked for
+    round the spot and its evidence names the true number, where the spot alone, unsearched, leaves
+    some of them unread or misread."""
+    truth = json.loads(sample.with_suffix(".json").read_text())
+    photo = read_photo(sample)
+    mats = [(m["mat"], spot_of(np.array(m["corners"])).scaled(1 / photo.scale)) for m in truth["mats"]]
+    spots = [s for _, t in mats for s in _distorted(t)]
+    numbers = [n for n, _ in mats for _ in range(3)]
+
+    assert _named(header_evidence(photo, spots, header_model, MAT_LABELS)) == numbers
+    monkeypatch.setattr("vision.snorkeling.headers.SEARCH_BELOW", -1.0)  # the spots as given
+    assert _named(header_evidence(photo, spots, header_model, MAT_LABELS)) != numbers
+
+
+def test_the_header_search_round_a_spot_holds_it_larger_moved_and_turned():
+    spot = Spot(100.0, 50.0, 80.0, 30.0)
+    grid = search_spots(spot)
+    assert spot in grid
+    assert any(g.long > 1.4 * spot.long and g.angle == spot.angle for g in grid)
+    turned = [g for g in grid if g.angle == spot.angle + 90.0]
+    assert turned and all(g.long == pytest.approx(spot.long * MAT_MM[1] / MAT_MM[0]) for g in turned)
+    assert max(np.hypot(g.x - spot.x, g.y - spot.y) for g in grid) > 0.15 * spot.long

@@ -10,7 +10,9 @@ whose colours were shuffled so that the numeral's shape is what counts.
 
 Its evidence multiplies the card model's: P(number | a mat) is proportional to the card model's
 times the header's (``header_evidence``: the header at one end and no numeral at the other, or
-hidden); a header it cannot see leaves the card model's reading as it was.
+hidden); a header it cannot see leaves the card model's reading as it was. Where the mat's spot
+misses its header (a region's rectangle sized to the pile's cards, or turned), the header is looked
+for on spots round it (``search_spots``).
 """
 
 from __future__ import annotations
@@ -21,12 +23,26 @@ import numpy as np
 
 from vision.onnx_model import OnnxModel, load_model, models_dir
 from vision.photo_io import Photo
-from vision.snorkeling.crops import Spot, header_crops
+from vision.snorkeling.crops import MAT_MM, Spot, header_crops
 
 HEADER_MODEL = "snorkeling-headers.onnx"
 DISCS = 4  # header_spots per mat
 HIDDEN = 0.1  # how likely a header is hidden, against its showing at one end
 FLOOR = 0.02  # the least evidence for a number, as a share of the likeliest's
+# A pile's spot is its region's rectangle, which cards peeking out, a hand of cards or a slant move
+# off the mat, size to its pile's cards or turn a quarter round (sized to the mat's width): its header
+# crops then miss the header discs (on dev photos the commonest cause of a wrong mat number). So a
+# mat whose header numeral does not read surely on its spot (``seen`` under SEARCH_BELOW) is read again on
+# spots round it: larger (SEARCH_SIZES), moved along and across its axis (SEARCH_SHIFTS, of the
+# spot's long side), and turned a quarter round (as long as the spot's long side makes the mat's
+# width, TURNED_LONG); where a header shows more surely on one of them (by SEARCH_MARGIN), that
+# spot's reading is taken. A header's two discs read the same numeral and the other end none, which
+# a card's corner indices seldom do.
+SEARCH_BELOW = 0.8
+SEARCH_SIZES = (1.0, 1.2, 1.45)
+SEARCH_SHIFTS = (-0.12, 0.0, 0.12)
+TURNED_LONG = MAT_MM[1] / MAT_MM[0]
+SEARCH_MARGIN = 0.2
 
 
 def load_header_model(path: str | Path | None = None) -> OnnxModel | None:
@@ -43,13 +59,25 @@ def header_evidence(photo: Photo, mats: list[Spot], model: OnnxModel, labels: tu
     The header lies at one end of the mat (the other shows no numeral), or is hidden (a hand, a
     messy pile): the evidence for number n is q_a(n) q_b(none) + q_b(n) q_a(none) + HIDDEN q_a(none)
     q_b(none), q_e being what end e's two discs read together; at least FLOOR of the likeliest
-    number's, so that a numeral misread cannot outvote any card model reading by more than 1 / FLOOR."""
+    number's, so that a numeral misread cannot outvote any card model reading by more than 1 / FLOOR.
+    A header that does not show surely on a mat's spot is looked for round it (``search_spots``)."""
     out = np.ones((len(mats), len(labels)))
     if not mats:
         return out
-    p = model.run(header_crops(photo, mats, model))["number"].reshape(len(mats), 2, DISCS // 2, -1)
-    a, b = p.mean(2).transpose(1, 0, 2)  # each end's two discs together
     none = list(model.heads["number"]).index("none")
+    ends = _ends(photo, mats, model)
+    best = seen(ends, none)
+    look = np.nonzero(best < SEARCH_BELOW)[0]
+    if len(look):
+        grid = [(int(i), g) for i in look for g in search_spots(mats[int(i)])]
+        got = _ends(photo, [g for _, g in grid], model)
+        sure = seen(got, none)
+        for i in look:
+            rows = [k for k, (j, _) in enumerate(grid) if j == i]
+            k = max(rows, key=lambda r: sure[r])
+            if sure[k] > best[i] + SEARCH_MARGIN:
+                ends[i] = got[k]
+    a, b = ends.transpose(1, 0, 2)
     hidden = HIDDEN * a[:, none] * b[:, none]
     numbers = [j for j, label in enumerate(labels) if label != "none"]
     for j in numbers:
@@ -59,6 +87,36 @@ def header_evidence(photo: Photo, mats: list[Spot], model: OnnxModel, labels: tu
     e = np.maximum(e, FLOOR * e.max(1, keepdims=True))
     out[:, numbers] = e / e.sum(1, keepdims=True)
     return out
+
+
+def _ends(photo: Photo, spots: list[Spot], model: OnnxModel) -> np.ndarray:
+    """What each end of each spot's header reads (spot, end, label): its two discs averaged."""
+    p = model.run(header_crops(photo, spots, model))["number"]
+    return p.reshape(len(spots), 2, DISCS // 2, -1).mean(2)
+
+
+def search_spots(mat: Spot) -> list[Spot]:
+    """The spots round ``mat`` its header is looked for on (``SEARCH_SIZES`` x ``SEARCH_SHIFTS``
+    along and across, on its axis and a quarter round)."""
+    out = []
+    for turn, base in ((0.0, mat.long), (90.0, mat.long * TURNED_LONG)):
+        a = np.radians(mat.angle + turn)
+        u, v = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
+        for size in SEARCH_SIZES if turn == 0.0 else (1.0,):
+            long = base * size
+            for along in SEARCH_SHIFTS:
+                for across in SEARCH_SHIFTS:
+                    x, y = np.array([mat.x, mat.y]) + long * (along * u + across * v)
+                    out.append(Spot(float(x), float(y), long, mat.angle + turn))
+    return out
+
+
+def seen(ends: np.ndarray, none: int) -> np.ndarray:
+    """How surely one numeral shows on each mat's header (``ends``: mat, end, label probabilities):
+    one number at one end and none at the other, the likelier way round."""
+    a, b = ends[:, 0], ends[:, 1]
+    numeral = np.arange(ends.shape[2]) != none
+    return np.maximum(a[:, numeral].max(1) * b[:, none], b[:, numeral].max(1) * a[:, none])
 
 
 def with_headers(mat_probs: np.ndarray, evidence: np.ndarray, none: int) -> np.ndarray:
