@@ -11,7 +11,7 @@ reports").
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -133,7 +133,7 @@ def annotate_round(image: np.ndarray, image_scale: float, reading: Any, report: 
     for pile in reading.piles:
         player = players.get(pile.mat)
         beach = pile.top.card.value == 0
-        colour = ORANGE if pile.top.confidence < 0.9 else (YELLOW if beach else GREEN)
+        colour = ORANGE if _to_check(pile, reading.flags) else (YELLOW if beach else GREEN)
         cv2.polylines(out, [_box(pile.spot, scale)], True, colour, max(2, size // 5), cv2.LINE_AA)
         card = (
             "Lanternfish" if pile.top.card.is_lanternfish else f"{pile.top.card.value} {pile.top.card.color}"
@@ -185,6 +185,12 @@ def annotate_round(image: np.ndarray, image_scale: float, reading: Any, report: 
     if missing is not None:
         lines.append(("orange circle: the gap round the table where a mat likely lies unseen", GREY))
     return margin_panel(canvas, lines, long_side, size, step=1.35, gap=size // 3)
+
+
+def _to_check(pile: Any, flags: Sequence[str]) -> bool:
+    """Whether a pile's box says "check": its top card read unsure, or a flag names its mat (a
+    card or a number taken at a second look is sure there, but the round is to check)."""
+    return pile.top.confidence < 0.9 or any(f.startswith(f"Mat {pile.mat}:") for f in flags)
 
 
 def write_round_annotation(output: Path, photo_path: Path, reading: Any, report: dict[str, Any]) -> Path:

@@ -366,3 +366,26 @@ def test_a_two_player_table_with_one_mat_found_is_looked_at_round_the_regions_ne
     assert "Mat 6: found only at a closer look round the regions near the one other mat found: check it" in (
         reading.flags
     )
+
+
+def test_the_picture_boxes_a_pile_a_flag_names_as_one_to_check():
+    """A pile read surely but named by a flag (a card taken at a second look, a number in doubt)
+    is boxed orange, as the panel's "check" says; the others keep their sure colours."""
+    from scorecam.annotate import GREEN, ORANGE, YELLOW
+    from scorecam.snorkeling_photos import _box, annotate_round, score_round_photo_file
+
+    report, reading = score_round_photo_file(SAMPLES[0])
+    sure = [p for p in reading.piles if p.top.confidence >= 0.9]
+    assert len(sure) >= 2, "the sample has piles read surely"
+    named = sure[0].mat
+    flagged = replace(reading, flags=(*reading.flags, f"Mat {named}: top card taken at a spot round the mat"))
+    view = read_photo(SAMPLES[0], min_long_side=1600)
+
+    def edge_colour(r, pile):
+        picture = annotate_round(view.image, view.scale, r, report)
+        corner = _box(pile.spot, r.view_scale / view.scale)[0]
+        return tuple(int(v) for v in picture[int(corner[1]), int(corner[0])])
+
+    assert edge_colour(flagged, sure[0]) == tuple(ORANGE)
+    assert edge_colour(reading, sure[0]) in (tuple(GREEN), tuple(YELLOW))
+    assert edge_colour(flagged, sure[1]) in (tuple(GREEN), tuple(YELLOW))
