@@ -368,6 +368,20 @@ def test_a_two_player_table_with_one_mat_found_is_looked_at_round_the_regions_ne
     )
 
 
+def test_a_mat_whose_spot_cuts_its_header_is_numbered_from_the_header_found_round_it():
+    # fresh stress photo 9671-00050 (2 players, colour cast; measured, then looked at): mat 4's
+    # spot cuts its header's "4" so that it reads as a "1", and under the teal light the card model
+    # takes the yellow mat for the orange one: both sure, the round was wrong and unflagged. The
+    # header looked for round the spot (``headers.search_spots``) reads the whole numeral
+    from scorecam.commands.synth import synth_world
+    from vision.synth.dataset import make_scene
+
+    scene = make_scene("snorkeling", 9671, 50, 4000, world=synth_world(stress=True))
+    truth = {m["mat"]: m["pile"][-1]["card"] for m in scene.truth["mats"]}
+    board, _ = read_round(decode_photo(scene.jpeg))
+    assert sorted(d.mat for d in board.divers) == sorted(truth) == [3, 4]
+
+
 def test_the_picture_boxes_a_pile_a_flag_names_as_one_to_check():
     """A pile read surely but named by a flag (a card taken at a second look, a number in doubt)
     is boxed orange, as the panel's "check" says; the others keep their sure colours."""
