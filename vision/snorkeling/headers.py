@@ -37,12 +37,16 @@ FLOOR = 0.02  # the least evidence for a number, as a share of the likeliest's
 # spot's long side), and turned a quarter round (as long as the spot's long side makes the mat's
 # width, TURNED_LONG); where a header shows more surely on one of them (by SEARCH_MARGIN), that
 # spot's reading is taken. A header's two discs read the same numeral and the other end none, which
-# a card's corner indices seldom do.
+# a card's corner indices seldom do; and only a number the card model gives SEARCH_PRIOR of its
+# mat numbers' share counts there (``prior``): the search tells look-alike colours apart (orange 1 /
+# yellow 4, sky 2 / blue 5), and the best of 36 looks at a pile's cards or a plain patch of a mat
+# can read surely as a numeral that is none of them.
 SEARCH_BELOW = 0.8
 SEARCH_SIZES = (1.0, 1.2, 1.45)
 SEARCH_SHIFTS = (-0.12, 0.0, 0.12)
 TURNED_LONG = MAT_MM[1] / MAT_MM[0]
 SEARCH_MARGIN = 0.2
+SEARCH_PRIOR = 0.02
 
 
 def load_header_model(path: str | Path | None = None) -> OnnxModel | None:
@@ -52,7 +56,13 @@ def load_header_model(path: str | Path | None = None) -> OnnxModel | None:
     return load_model(file) if file.is_file() else None
 
 
-def header_evidence(photo: Photo, mats: list[Spot], model: OnnxModel, labels: tuple[str, ...]) -> np.ndarray:
+def header_evidence(
+    photo: Photo,
+    mats: list[Spot],
+    model: OnnxModel,
+    labels: tuple[str, ...],
+    prior: np.ndarray | None = None,
+) -> np.ndarray:
     """Per mat spot, the header's evidence for each of ``labels`` (the card model's mat labels;
     "none" gets 1): rows of len(labels), the numbers' summing to 1.
 
@@ -60,7 +70,9 @@ def header_evidence(photo: Photo, mats: list[Spot], model: OnnxModel, labels: tu
     messy pile): the evidence for number n is q_a(n) q_b(none) + q_b(n) q_a(none) + HIDDEN q_a(none)
     q_b(none), q_e being what end e's two discs read together; at least FLOOR of the likeliest
     number's, so that a numeral misread cannot outvote any card model reading by more than 1 / FLOOR.
-    A header that does not show surely on a mat's spot is looked for round it (``search_spots``)."""
+    A header that does not show surely on a mat's spot is looked for round it (``search_spots``),
+    a numeral counting there only where ``prior`` (rows of ``labels``: the card model's reading of
+    each spot) gives its number SEARCH_PRIOR of the numbers' share; any, without a prior."""
     out = np.ones((len(mats), len(labels)))
     if not mats:
         return out
@@ -71,7 +83,14 @@ def header_evidence(photo: Photo, mats: list[Spot], model: OnnxModel, labels: tu
     if len(look):
         grid = [(int(i), g) for i in look for g in search_spots(mats[int(i)])]
         got = _ends(photo, [g for _, g in grid], model)
-        sure = seen(got, none)
+        heads = list(model.heads["number"])
+        allowed = np.ones((len(mats), len(heads)), bool)
+        if prior is not None:
+            numbers = [j for j, label in enumerate(labels) if label != "none"]
+            share = prior[:, numbers] / np.maximum(prior[:, numbers].sum(1, keepdims=True), 1e-12)
+            for j, q in zip(numbers, share.T, strict=True):
+                allowed[:, heads.index(labels[j])] = q >= SEARCH_PRIOR
+        sure = seen(got, none, allowed[[i for i, _ in grid]])
         for i in look:
             rows = [k for k, (j, _) in enumerate(grid) if j == i]
             k = max(rows, key=lambda r: sure[r])
@@ -111,12 +130,16 @@ def search_spots(mat: Spot) -> list[Spot]:
     return out
 
 
-def seen(ends: np.ndarray, none: int) -> np.ndarray:
+def seen(ends: np.ndarray, none: int, allowed: np.ndarray | None = None) -> np.ndarray:
     """How surely one numeral shows on each mat's header (``ends``: mat, end, label probabilities):
-    one number at one end and none at the other, the likelier way round."""
+    one number at one end and none at the other, the likelier way round; ``allowed`` (mat, label):
+    the numerals that count."""
     a, b = ends[:, 0], ends[:, 1]
-    numeral = np.arange(ends.shape[2]) != none
-    return np.maximum(a[:, numeral].max(1) * b[:, none], b[:, numeral].max(1) * a[:, none])
+    numeral = np.broadcast_to(np.arange(ends.shape[2]) != none, a.shape)
+    if allowed is not None:
+        numeral = numeral & allowed
+    a_n, b_n = np.where(numeral, a, 0.0).max(1), np.where(numeral, b, 0.0).max(1)
+    return np.maximum(a_n * b[:, none], b_n * a[:, none])
 
 
 def with_headers(mat_probs: np.ndarray, evidence: np.ndarray, none: int) -> np.ndarray:

@@ -329,7 +329,7 @@ def _numbers_from_headers(
     if model is None or not rows:
         return mat_probs
     out = mat_probs.copy()
-    evidence = header_evidence(photo, [spots[i] for i in rows], model, labels)
+    evidence = header_evidence(photo, [spots[i] for i in rows], model, labels, mat_probs[rows])
     out[rows] = with_headers(mat_probs[rows], evidence, none)
     return out
 
