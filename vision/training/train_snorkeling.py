@@ -310,7 +310,7 @@ def _training(
     }
 
 
-def run_headers(spec: HeaderSpec, out: Path, epochs: int, seed: int, log=print) -> dict:
+def run_headers(spec: HeaderSpec, out: Path, epochs: int, seed: int, command: str = "", log=print) -> dict:
     """The header model: a header disc's numeral (or none) from a 48 px crop (``HeaderSpec``)."""
     data, t_data = build_data(spec, build_headers)
     valid = data["photo"] < max(8, spec.n // VALID_SHARE)
@@ -334,7 +334,8 @@ def run_headers(spec: HeaderSpec, out: Path, epochs: int, seed: int, log=print) 
         "none_read_as_numeral": int((~numeral & (logits[0].argmax(1) > 0)).sum()),
         "calibration": dict(zip(HEADER_HEADS, [round(t, 3) for t in temps], strict=True)),
     }
-    command = "python -m vision.training.train_snorkeling --only headers --out-dir " + str(out.parent)
+    # the run's own command where given (its --n and --header-epochs), else the plainest that makes it
+    command = command or "python -m vision.training.train_snorkeling --only headers --out-dir " + str(out.parent)
     training = _training(spec, len(train_x), epochs, seed, model, t0, command) | {"data_s": round(t_data, 1)}
     meta = scorecam_metadata("snorkeling-headers", spec.crop_size, HEADER_HEADS, training, metrics)
     meta["input"]["crop_span"] = spec.crop_span
@@ -397,7 +398,7 @@ def main(argv: list[str] | None = None) -> None:
     t0 = time.perf_counter()
     if args.only in (None, "headers"):  # photos of their own (the reader's spots need the shipped models)
         spec_h = HeaderSpec(n=args.n, reader_models=_reader_models())
-        run_headers(spec_h, args.out_dir / "snorkeling-headers.onnx", args.header_epochs, args.seed)
+        run_headers(spec_h, args.out_dir / "snorkeling-headers.onnx", args.header_epochs, args.seed, command)
         if args.only:
             print(f"done in {time.perf_counter() - t0:.0f} s", flush=True)
             return
