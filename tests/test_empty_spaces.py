@@ -155,11 +155,20 @@ def _read_stress_photo(index: int, seed: int = 9613):
 
 def test_a_back_side_tile_read_as_empty_on_a_stress_photo_is_asked_about():
     # 9613-00144: a complete island on a turquoise paper in a colour cast; the tile model reads the tile
-    # at row 1, tile 2 as an empty space with full confidence (its score one point short)
+    # at row 1, tile 2 on the edge of empty: when developed, an empty space with full confidence (the
+    # score one point short); on 2026-12-03's machine a tile, 64% sure (the same with onnxruntime 1.30
+    # or 1.32, numpy 2.3 or 2.4, pillow 12 or 13, opencv 4.14 or 5.0: the cause not found). Either way
+    # the space is asked about, never passed over in silence
     reading, truth = _read_stress_photo(144)
-    (doubt,) = [c for c in reading.checks if c.head == NOT_TABLE]
-    assert (doubt.row, doubt.col) == (0, 1) and reading.island.tile_at(0, 1) is None
-    assert island_score(reading.island)[0] != truth and doubt.text in reading.flags
+    if reading.island.tile_at(0, 1) is None:
+        (doubt,) = [c for c in reading.checks if c.head == NOT_TABLE]
+        assert (doubt.row, doubt.col) == (0, 1)
+        assert island_score(reading.island)[0] != truth and doubt.text in reading.flags
+    else:
+        assert island_score(reading.island)[0] == truth
+        assert any(
+            f.startswith("Row 1, tile 2: is there a tile here, or is the space empty?") for f in reading.flags
+        )
 
 
 def test_a_loose_tile_lying_in_an_empty_space_on_a_stress_photo_is_asked_about_with_the_true_score():
