@@ -310,8 +310,16 @@ def _training(
     }
 
 
-def run_headers(spec: HeaderSpec, out: Path, epochs: int, seed: int, command: str = "", log=print) -> dict:
-    """The header model: a header disc's numeral (or none) from a 48 px crop (``HeaderSpec``)."""
+def run_headers(
+    spec: HeaderSpec,
+    out: Path,
+    epochs: int,
+    seed: int,
+    command: str = "python -m vision.training.train_snorkeling --only headers",
+    log=print,
+) -> dict:
+    """The header model: a header disc's numeral (or none) from a 48 px crop (``HeaderSpec``);
+    ``command``: the run's, for the metadata."""
     data, t_data = build_data(spec, build_headers)
     valid = data["photo"] < max(8, spec.n // VALID_SHARE)
     x, y = torch.from_numpy(data["crops"]), torch.from_numpy(data["labels"].astype(np.int64))
@@ -334,8 +342,6 @@ def run_headers(spec: HeaderSpec, out: Path, epochs: int, seed: int, command: st
         "none_read_as_numeral": int((~numeral & (logits[0].argmax(1) > 0)).sum()),
         "calibration": dict(zip(HEADER_HEADS, [round(t, 3) for t in temps], strict=True)),
     }
-    # the run's own command where given (its --n and --header-epochs), else the plainest that makes it
-    command = command or "python -m vision.training.train_snorkeling --only headers --out-dir " + str(out.parent)
     training = _training(spec, len(train_x), epochs, seed, model, t0, command) | {"data_s": round(t_data, 1)}
     meta = scorecam_metadata("snorkeling-headers", spec.crop_size, HEADER_HEADS, training, metrics)
     meta["input"]["crop_span"] = spec.crop_span
