@@ -23,6 +23,7 @@ import numpy as np
 
 from vision.onnx_model import OnnxModel, load_model, models_dir
 from vision.photo_io import Photo
+from vision.snorkeling.closer_look import spots_round
 from vision.snorkeling.crops import MAT_MM, Spot, header_crops
 
 HEADER_MODEL = "snorkeling-headers.onnx"
@@ -117,17 +118,11 @@ def _ends(photo: Photo, spots: list[Spot], model: OnnxModel) -> np.ndarray:
 def search_spots(mat: Spot) -> list[Spot]:
     """The spots round ``mat`` its header is looked for on (``SEARCH_SIZES`` x ``SEARCH_SHIFTS``
     along and across, on its axis and a quarter round)."""
-    out = []
-    for turn, base in ((0.0, mat.long), (90.0, mat.long * TURNED_LONG)):
-        a = np.radians(mat.angle + turn)
-        u, v = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
-        for size in SEARCH_SIZES if turn == 0.0 else (1.0,):
-            long = base * size
-            for along in SEARCH_SHIFTS:
-                for across in SEARCH_SHIFTS:
-                    x, y = np.array([mat.x, mat.y]) + long * (along * u + across * v)
-                    out.append(Spot(float(x), float(y), long, mat.angle + turn))
-    return out
+    shifts = tuple((along, across) for along in SEARCH_SHIFTS for across in SEARCH_SHIFTS)
+    return [
+        *spots_round(mat.x, mat.y, mat.long, [mat.angle], SEARCH_SIZES, shifts),
+        *spots_round(mat.x, mat.y, mat.long * TURNED_LONG, [mat.angle + 90.0], (1.0,), shifts),
+    ]
 
 
 def seen(ends: np.ndarray, none: int, allowed: np.ndarray | None = None) -> np.ndarray:
