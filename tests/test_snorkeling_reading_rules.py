@@ -51,8 +51,22 @@ def test_two_beaches_read_the_less_likely_one_takes_its_best_other_card():
         _row({Card(2, "green"): 0.9}),
     ]
     assert _cards(rows) == [Card(0, "red"), Card(4, "yellow"), Card(2, "green")]
-    # unless the mats are not known to be the players' (the reader then flags two Beaches instead)
-    assert [DECK_CARDS[k] for k in deck_rules(np.array(rows), one_beach=False)][1] == Card(0, "yellow")
+    # so too where the mats are not known to be the players': never two Beaches (fresh stress seed
+    # 9675: 6 rounds read two, one of them a 3 or a 4)
+    assert [DECK_CARDS[k] for k in deck_rules(np.array(rows), one_beach=False)] == _cards(rows)
+
+
+def test_a_beach_is_made_of_no_pile_where_the_mats_are_not_known_to_be_the_players():
+    # a pile read where there is no mat (a hand, junk) often reads as a Beach, so with no Beach read
+    # none is made unless the players named their mats
+    rows = [
+        _row({Card(1, "red"): 0.5, Card(0, "red"): 0.4}),
+        _row({Card(1, "blue"): 0.9, Card(0, "blue"): 0.05}),
+    ]
+    assert [DECK_CARDS[k] for k in deck_rules(np.array(rows), one_beach=False)] == [
+        Card(1, "red"),
+        Card(1, "blue"),
+    ]
 
 
 def test_no_beach_read_the_pile_likeliest_a_beach_is_one_if_likely_enough():
@@ -142,7 +156,7 @@ def test_a_region_turned_45_degrees_is_found_on_the_axis_of_its_edges(monkeypatc
     assert lost_too == lost and outline_only < again, (outline_only, again)
 
 
-def test_two_beaches_read_are_flagged_or_with_the_mats_named_one_is_taken_as_another_card():
+def test_two_beaches_read_the_less_likely_is_taken_as_another_card_and_flagged_mats_named_or_not():
     model = load_card_model()
     heads = model.heads
 
@@ -158,12 +172,10 @@ def test_two_beaches_read_are_flagged_or_with_the_mats_named_one_is_taken_as_ano
         "color": np.array([head("color", {"red": 0.97}), head("color", {"yellow": 0.97})]),
     }
     spots = [Spot(100.0, 100.0, 50.0, 0.0), Spot(300.0, 100.0, 50.0, 0.0)]
-    piles, flags = snorkeling_reader._piles(model, probs, [0, 1], spots, [False, False])
-    assert [p.top.card.value for p in piles] == [0, 0]
-    assert any(f.startswith("Beaches read on mats 1, 2") for f in flags)
-    named, flags = snorkeling_reader._piles(model, probs, [0, 1], spots, [False, False], frozenset({1, 2}))
-    assert [p.top.card for p in named] == [Card(0, "red"), Card(4, "yellow")]
-    assert any(f.startswith("Mat 2: top card taken as a 4 yellow") for f in flags)
+    for mats in (None, frozenset({1, 2})):
+        piles, flags = snorkeling_reader._piles(model, probs, [0, 1], spots, [False, False], mats)
+        assert [p.top.card for p in piles] == [Card(0, "red"), Card(4, "yellow")]
+        assert any(f.startswith("Mat 2: top card taken as a 4 yellow") for f in flags)
 
 
 def test_a_region_like_a_mat_on_the_ring_read_as_no_mat_is_counted_as_one_perhaps_missed():

@@ -125,3 +125,20 @@ def test_read_round_reads_mats_whose_regions_the_locator_turned_and_flags_them(s
     closer = [f for f in reading.flags if "closer look" in f]
     assert lost >= 1 and len(closer) == lost and reading.status == "check"
     assert not any("closer look" in f for f in plain.flags)
+
+
+def test_the_mats_sizes_across_a_slanted_table_are_a_plane_fitted_to_those_read():
+    from vision.snorkeling.sizes import RANGE, fit_sizes
+
+    # mats on a table seen at a slant: the near ones (larger y) larger, size = 40 + 0.1 y
+    spots = [Spot(x, y, 40.0 + 0.1 * y, 0.0) for x, y in ((100, 100), (400, 120), (250, 400), (120, 380))]
+    sizes = fit_sizes(spots, 60.0)
+    assert sizes.plane is not None
+    assert sizes.at(250.0, 250.0) == pytest.approx(65.0)
+    assert sizes.at(0.0, 500.0) == pytest.approx(90.0)
+    # far off the mats the plane is clamped to what a photo shows (a fit from 3 mats can run off)
+    assert sizes.at(0.0, 5000.0) == pytest.approx(RANGE[1] * 60.0)
+    # fewer than three mats, or mats along one line, give no plane: the common size everywhere
+    assert fit_sizes(spots[:2], 60.0).at(0.0, 500.0) == 60.0
+    in_a_line = [Spot(100.0 * k, 200.0, 40.0 + 10.0 * k, 0.0) for k in range(4)]
+    assert fit_sizes(in_a_line, 60.0).plane is None

@@ -37,6 +37,7 @@ class Candidate:
     region: int  # which region of the map it comes from
     own: bool  # the region's own centre and axis
     weak: bool  # a region the net was unsure of
+    own_size: bool = False  # read at its region's size (``OWN_SIZE``), not the mats' common one
 
     @property
     def plain(self) -> bool:
@@ -58,7 +59,7 @@ def candidates(regions: Sequence[Spot], mat_long: float, weak: Sequence[bool] = 
             centres += [(s.x + k * reach * math.cos(a), s.y + k * reach * math.sin(a)) for k in (-1, 1)]
         for j, (x, y) in enumerate(centres):
             for turn in TURNS:
-                out.append(Candidate(Spot(x, y, size, s.angle + turn), i, j == 0 and turn == 0, weak[i]))
+                out.append(Candidate(Spot(x, y, size, s.angle + turn), i, j == 0 and turn == 0, weak[i], own))
     return out
 
 

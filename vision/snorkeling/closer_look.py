@@ -25,6 +25,7 @@ from vision.snorkeling.candidates import FAR_APART, MIN_APART, NOT_A_MAT, Candid
 from vision.snorkeling.crops import Spot, card_crops, half_turn_average
 from vision.snorkeling.layout import layout_gap
 from vision.snorkeling.locate import Found
+from vision.snorkeling.sizes import MatSizes
 
 # a closer look round the regions the locator is sure of but that read as no mat (``look_around``)
 AROUND_SCORE = 0.9  # the region's highest probability on the locator's mats map
@@ -44,6 +45,7 @@ AXIS_SPOTS = tuple(  # (along, across), in the spot's long sides
     (k * AXIS_STEP, j * AXIS_STEP) for k in (-2, -1, 0, 1, 2) for j in (-1, 0, 1)
 )
 AXIS_FIRST = tuple((k * AXIS_STEP, 0.0) for k in (-1, 0, 1))  # read first, on both axes
+SIZE_OFF = 0.12  # a region whose spot's size lies this far off the mats' there (``sizes``) is read at both
 AXIS_MORE = 0.2  # where one of those reads as a mat this surely, the rest of the grid on its axis
 AXIS_NEIGHBOURS = 2  # grid neighbours of the surest spot that must read as a mat too
 AXIS_NUMBER = 0.8  # and the surest spot's mat number, given a mat (junk reads as a mat of no number)
@@ -65,6 +67,17 @@ GAP_SIZES = (0.7, 0.85, 1.0)  # of the mats' size (a far mat comes out smaller)
 GAP_SHIFTS = cross_shifts(0.2)  # (along, across), in mat lengths
 GAP_SURE = 0.8  # the spot taken reads as a mat this surely
 
+# where no spot of the closer look is taken, a finer look round the surest of them (``refine_round``)
+REFINE_FROM = 0.5  # the surest spot reads as a mat this likely
+REFINE_TURNS = (-10.0, 0.0, 10.0)  # degrees, off that spot's axis
+REFINE_SIZES = (0.85, 1.0, 1.15)  # of its size
+REFINE_SHIFTS = cross_shifts(0.12)  # (along, across), in its long sides
+REFINE_AGREE = 0.5  # this share of the finer spots must read as a mat
+# or, where its number reads under AXIS_NUMBER (faded or cast colours), this share at REFINE_NUMBER: on
+# dev seeds 9675 and 9645 the mats so found read 0.67-0.77, a hand read as a mat 0.38
+REFINE_MOST = 0.7
+REFINE_NUMBER = 0.6
+
 
 def look_around(
     model: OnnxModel,
@@ -73,6 +86,7 @@ def look_around(
     looks: list[Candidate],
     sure: np.ndarray,
     mat_long: float,
+    sizes: MatSizes | None = None,
 ) -> tuple[list[Candidate], dict[str, np.ndarray]]:
     """A closer look at the regions the locator is sure of (``AROUND_SCORE``) that read as no mat at
     any of their spots (``sure``: each candidate's probability of a mat) and lie off every spot read
@@ -103,18 +117,23 @@ def look_around(
     if not todo:
         return [], {}
     # each spot: its region, the spot, and how it was laid (outline or edges, turn, along, across)
-    grid: list[tuple[int, Spot, tuple[str, float, float, float]]] = []
+    grid: list[tuple[int, Spot, tuple[str, float, float, float, float]]] = []
     for _, i, s in todo:
         for along, across, turn in AROUND_SPOTS:
-            grid.append((i, moved(s, along, across, s.angle + turn), ("outline", turn, along, across)))
+            grid.append((i, moved(s, along, across, s.angle + turn), ("outline", turn, along, across, 1.0)))
         axis = edge_axis(photo.image, s.x, s.y, AXIS_RADIUS * mat_long)
         # not in the middle of the ring of mats read: the central pile's messy cards read as a mat on
         # the edges' axis (the locator's own central pile is no guide: it takes a dark mat for it)
         if not in_the_middle(s, mats) and abs((axis - s.angle + 45.0) % 90.0 - 45.0) > AXIS_OFF:
+            local = s.long if sizes is None else sizes.at(s.x, s.y)
+            scales = [1.0] + ([local / s.long] if abs(local / s.long - 1.0) > SIZE_OFF else [])
             for turn in (axis, axis + 90.0):
-                for along, across in AXIS_FIRST:
-                    on_edges = replace(s, angle=turn)
-                    grid.append((i, moved(on_edges, along, across, turn), ("edges", turn, along, across)))
+                for size in scales:
+                    on_edges = replace(s, angle=turn, long=s.long * size)
+                    for along, across in AXIS_FIRST:
+                        grid.append(
+                            (i, moved(on_edges, along, across, turn), ("edges", turn, along, across, size))
+                        )
     got = half_turn_average(model.run, card_crops(photo, [g for _, g, _ in grid], model, mat_long))
     none = model.heads["mat"].index("none")
     # the rest of the edges' grid, on the axis (or across it) where a first spot reads at all as a
@@ -127,11 +146,11 @@ def look_around(
         best = max(first, key=lambda k: 1.0 - got["mat"][k, none])
         if 1.0 - got["mat"][best, none] < AXIS_MORE:
             continue
-        turn = grid[best][2][1]
-        on_edges = replace(s, angle=turn)
+        turn, size = grid[best][2][1], grid[best][2][4]
+        on_edges = replace(s, angle=turn, long=s.long * size)
         for along, across in AXIS_SPOTS:
             if (along, across) not in AXIS_FIRST:
-                rest.append((i, moved(on_edges, along, across, turn), ("edges", turn, along, across)))
+                rest.append((i, moved(on_edges, along, across, turn), ("edges", turn, along, across, size)))
     if rest:
         more = half_turn_average(model.run, card_crops(photo, [g for _, g, _ in rest], model, mat_long))
         got = {name: np.concatenate([p, more[name]]) for name, p in got.items()}
@@ -140,14 +159,64 @@ def look_around(
     numbers = got["mat"] / np.maximum(mat, 1e-9)[:, None]  # which mat, given a mat
     numbers[:, none] = 0.0
     keep: list[int] = []
+    unsure: list[tuple[int, Spot]] = []  # regions none of whose spots is taken: their surest spot
     for _, i, _ in todo:
-        best = around_best(mat, numbers.max(1), [(k, how) for k, (r, _, how) in enumerate(grid) if r == i])
+        rows = [(k, how) for k, (r, _, how) in enumerate(grid) if r == i]
+        best = around_best(mat, numbers.max(1), rows)
         if best is not None:
             keep.append(best)
-    return (
-        [Candidate(grid[k][1], grid[k][0], False, False) for k in keep],
-        {name: p[keep] for name, p in got.items()},
-    )
+            continue
+        surest = max((k for k, _ in rows), key=lambda k: mat[k])
+        if mat[surest] >= REFINE_FROM:
+            unsure.append((i, grid[surest][1]))
+    out = [Candidate(grid[k][1], grid[k][0], False, False) for k in keep]
+    probs = {name: p[keep] for name, p in got.items()}
+    for i, spot, row in refine_round(model, photo, unsure, mat_long):
+        out.append(Candidate(spot, i, False, False))
+        probs = {name: np.concatenate([p, row[name]]) for name, p in probs.items()}
+    return out, probs
+
+
+def refine_round(
+    model: OnnxModel, photo: Photo, unsure: list[tuple[int, Spot]], mat_long: float
+) -> list[tuple[int, Spot, dict[str, np.ndarray]]]:
+    """A finer look round each region's surest closer-look spot where none was taken
+    (``unsure``: region, spot): the card model reads a mat well only within about a fifth of a mat
+    of its centre and 20 degrees of its axis, and a region's outline can lie farther off than the
+    closer look's grid reaches (stress seed 9675: centres a quarter of a mat off, axes 50 degrees
+    off, the mat 0.7 the region's size). The spots round it moved ``REFINE_SHIFTS``, turned
+    ``REFINE_TURNS`` and sized ``REFINE_SIZES``; the surest is taken where it reads as a mat at
+    ``AROUND_SURE``, its number at ``AXIS_NUMBER``, and ``REFINE_AGREE`` of the grid reads as a mat
+    (a mat reads as one over most of such a grid, junk at a lucky spot or two), or ``REFINE_MOST``
+    of the grid where its number reads less surely, at ``REFINE_NUMBER`` (the header model reads it
+    again later). Each taken: its region, its spot and its row of the card model's probabilities."""
+    if not unsure:
+        return []
+    grid = [
+        (i, g)
+        for i, s in unsure
+        for g in spots_round(
+            s.x, s.y, s.long, [s.angle + t for t in REFINE_TURNS], REFINE_SIZES, REFINE_SHIFTS
+        )
+    ]
+    got = half_turn_average(model.run, card_crops(photo, [g for _, g in grid], model, mat_long))
+    none = model.heads["mat"].index("none")
+    mat = 1.0 - got["mat"][:, none]
+    numbers = got["mat"] / np.maximum(mat, 1e-9)[:, None]
+    numbers[:, none] = 0.0
+    number = numbers.max(1)
+    out = []
+    for i, _ in unsure:
+        rows = [k for k, (r, _) in enumerate(grid) if r == i]
+        best = max(rows, key=lambda k: mat[k])
+        agree = float(np.mean(mat[rows] >= 1.0 - NOT_A_MAT))
+        if (
+            mat[best] >= AROUND_SURE
+            and agree >= REFINE_AGREE
+            and (number[best] >= AXIS_NUMBER or (agree >= REFINE_MOST and number[best] >= REFINE_NUMBER))
+        ):
+            out.append((i, grid[best][1], {name: p[[best]] for name, p in got.items()}))
+    return out
 
 
 def in_the_middle(s: Spot, mats: list[Spot]) -> bool:
@@ -169,7 +238,7 @@ def moved(s: Spot, along: float, across: float, angle: float) -> Spot:
 
 
 def around_best(
-    mat: np.ndarray, number: np.ndarray, rows: list[tuple[int, tuple[str, float, float, float]]]
+    mat: np.ndarray, number: np.ndarray, rows: list[tuple[int, tuple[str, float, float, float, float]]]
 ) -> int | None:
     """Of one region's closer-look spots (``rows``: row of ``mat``, the probability of a mat, and how
     the spot was laid), the one taken as a mat, if any: on the outline's axis the surest spot, when
@@ -192,7 +261,11 @@ def around_best(
         near = [
             k
             for k, h in edges
-            if k != best and h[1] == how[1] and abs(h[2] - how[2]) <= step and abs(h[3] - how[3]) <= step
+            if k != best
+            and h[1] == how[1]
+            and h[4] == how[4]
+            and abs(h[2] - how[2]) <= step
+            and abs(h[3] - how[3]) <= step
         ]
         if (
             mat[best] >= AROUND_SURE

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from scoring.snorkeling import BEACH, Card
 from vision.onnx_model import OnnxModel
 from vision.photo_io import Photo
 from vision.snorkeling.candidates import edge_axis
@@ -45,6 +46,14 @@ ROUND_SURE = 0.9  # and its top card this surely to be taken
 ROUND_PRIOR = 0.05  # a card read there is taken only where the pile's own spot read it this likely
 
 
+def second_beach(piles: list[PileReading], pile: PileReading, card: Card) -> bool:
+    """Whether ``card`` on ``pile`` would be a second Beach among ``piles``: a round ends the moment
+    one lands, so a second look never takes one where another pile shows a Beach (fresh seed 9675:
+    a 4 read surely as a 4 at the mats' size, taken as a Beach as a smaller mat beside the round's
+    Beach)."""
+    return card.value == BEACH and any(q.top.card.value == BEACH for q in piles if q.mat != pile.mat)
+
+
 def smaller_look(
     model: OnnxModel, photo: Photo, piles: list[PileReading], mat_long: float
 ) -> tuple[list[PileReading], list[str]]:
@@ -57,7 +66,9 @@ def smaller_look(
         cards = deck_probs(model, value, color)
         other = reading_of(cards)
         if other.card != pile.top.card and other.confidence >= SMALLER_SURE:
-            if other.confidence > pile.top.confidence:
+            if other.confidence > pile.top.confidence and not second_beach(
+                [*out, *piles[len(out) :]], pile, other.card
+            ):
                 flags.append(
                     f"Mat {pile.mat}: top card taken as {words(other.card)} ({other.confidence:.0%}) as a "
                     f"smaller mat (one seen at a slant), read as {words(pile.top.card)} "
@@ -115,6 +126,7 @@ def look_round_piles(
         # only a card the pile's own spot gave some chance: a spot moved off it can take in the
         # Lanternfish lying in front of its diver, or a neighbour's pile
         readings = [(c, d) for c, d in readings if pile.deck[DECK_CARDS.index(c.card)] >= ROUND_PRIOR]
+        readings = [(c, d) for c, d in readings if not second_beach(out, pile, c.card)]
         if not readings:
             continue
         best, deck = max(readings, key=lambda t: t[0].confidence)

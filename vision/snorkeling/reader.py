@@ -44,6 +44,7 @@ from vision.snorkeling.headers import header_evidence, load_header_model, with_h
 from vision.snorkeling.layout import layout_gap, off_the_ring, table_middle
 from vision.snorkeling.locate import Found, LocatorModel, locate_table, mats_long
 from vision.snorkeling.pile_looks import look_round_piles, smaller_look
+from vision.snorkeling.sizes import fit_sizes
 
 CARD_MODEL = "snorkeling-cards.onnx"
 # a reading below these probabilities is flagged (chosen on dev photos: as few right rounds flagged
@@ -53,6 +54,7 @@ SURE_MAT = 0.8  # a mat's number
 SURE_CARD = 0.8  # a pile's top card
 BEACH_LEAST = 0.05  # a pile read as a Beach this likely may be the round's one Beach (``deck_rules``)
 CENTRE_OFF_MAT = 0.45  # the central pile lies at least this far (in mat lengths) from every mat's centre
+SIZE_SURE = 0.9  # a region read this surely as a mat at its own size shows the mats' size there (``sizes``)
 OTHER_SPOT_SURE = 0.5  # a mat read off a region's own centre and axis (or on a weak one) needs this
 HEADER_LOOK = 0.05  # a spot read as a mat with this probability has its header read too
 LOOK_AGAIN = 0.1  # a region read "not a mat" with this probability is read again at its other spots
@@ -135,20 +137,24 @@ def _read_spots(
 def deck_rules(p: np.ndarray, one_beach: bool = True) -> list[int]:
     """The top cards of the piles (rows of ``p``: each pile's probability of each card of
     ``DECK_CARDS``) as the deck and the rules allow them, the likeliest such set: no card shows on
-    more piles than the deck has copies of it, and with ``one_beach`` exactly one pile shows a Beach
-    (a round ends the moment one lands on a pile), where one reads as a Beach at ``BEACH_LEAST`` at
-    least (else none is made one: the Beach may lie on a mat not found). Each pile's likeliest card
-    where those hold already."""
+    more piles than the deck has copies of it, and at most one pile shows a Beach (a round ends the
+    moment one lands on a pile). With ``one_beach`` (the piles are known to be the players': the
+    mats were named) exactly one does, where one reads as a Beach at ``BEACH_LEAST`` at least (else
+    none is made one: the Beach may lie on a mat not found). Each pile's likeliest card where those
+    hold already."""
     n = len(p)
     cards = [int(k) for k in np.argmax(p, 1)]
     if not n:
         return cards
     beach = np.array([c.value == BEACH for c in DECK_CARDS])
     logp = np.log(np.maximum(p, 1e-12))
-    if one_beach and sum(bool(beach[k]) for k in cards) != 1:
+    read = sum(bool(beach[k]) for k in cards)
+    if read > 1 or (one_beach and read != 1):
+        # the Beach on one pile (only one read as a Beach, where more were), every other pile's
+        # likeliest card that is no Beach
         options = []
         for j in range(n):
-            if p[j, beach].sum() < BEACH_LEAST:
+            if p[j, beach].sum() < BEACH_LEAST or (read > 1 and not beach[cards[j]]):
                 continue
             pick = [int(np.argmax(np.where(beach == (i == j), logp[i], -np.inf))) for i in range(n)]
             options.append((float(sum(logp[i, k] for i, k in enumerate(pick))), pick))
@@ -213,9 +219,12 @@ def read_round(
         spots.append(Spot(found.centre.spot.x, found.centre.spot.y, mat_long, found.centre.spot.angle))
     probs = _read_spots(model, photo, spots, looks, mat_long)
     none = model.heads["mat"].index("none")
-    more, more_probs = look_around(
-        model, photo, found, looks, 1.0 - probs["mat"][: len(looks), none], mat_long
+    sure = 1.0 - probs["mat"][: len(looks), none]
+    sizes = fit_sizes(
+        [c.spot for c, p in zip(looks, sure, strict=True) if c.plain and c.own_size and p >= SIZE_SURE],
+        mat_long,
     )
+    more, more_probs = look_around(model, photo, found, looks, sure, mat_long, sizes)
     if more:  # before the central pile's row, so that a candidate's row is its spot's
         n = len(looks)
         looks = [*looks, *more]
@@ -518,24 +527,27 @@ def _piles(
     elif len(keep) > len(rows):
         flags.append(f"{len(keep)} mats found, more than the six of the game: some are not mats")
     if piles:
-        # the deck: no card more often than it has it; and a round ends on exactly one Beach, which
-        # picks the Beach among the piles only where the players named their mats (else a pile read
-        # where there is no mat, a hand or junk, is often read as a Beach: on the dev photos choosing
-        # among all the piles read turned 2 right piles wrong and no round right), and is flagged
+        # the deck: no card more often than it has it; and a round ends on exactly one Beach. Where
+        # more than one read as a Beach, the likelier keeps it; a Beach is made of a pile read as
+        # another card only where the players named their mats (else a pile read where there is no
+        # mat, a hand or junk, is often read as a Beach: on the dev photos choosing among all the
+        # piles read turned 2 right piles wrong and no round right). Either way flagged
         ruled = deck_rules(np.array([q.deck for q in piles]), one_beach=allowed is not None)
         for j, (pile, k) in enumerate(zip(list(piles), ruled, strict=True)):
             if DECK_CARDS[k] != pile.top.card:
-                piles[j] = replace(pile, top=reading_of(np.array(pile.deck), k))
+                deck_p = np.array(pile.deck)
+                if (DECK_CARDS[k].value == BEACH) != (pile.top.card.value == BEACH):
+                    # the rule says whether it is a Beach: the pile's card given that (a prior for
+                    # the look round an unsure pile, ``look_round_piles``)
+                    alike = np.array(
+                        [(c.value == BEACH) == (DECK_CARDS[k].value == BEACH) for c in DECK_CARDS]
+                    )
+                    deck_p = np.where(alike, deck_p, 0.0) / max(float(deck_p[alike].sum()), 1e-12)
+                piles[j] = replace(pile, top=reading_of(deck_p, k), deck=tuple(deck_p))
                 flags.append(
                     f"Mat {pile.mat}: top card taken as {words(DECK_CARDS[k])}, not {words(pile.top.card)} "
                     "as read: a round ends on exactly one Beach, and the deck has 3 of each card"
                 )
-        beaches = [q.mat for q in piles if q.top.card.value == BEACH]
-        if len(beaches) > 1:
-            flags.append(
-                f"Beaches read on mats {', '.join(map(str, sorted(beaches)))}: a round ends on the first, "
-                "so one of them is read wrong or is no mat"
-            )
     for pile in sorted(piles, key=lambda q: q.mat):
         mat = pile.mat
         if pile.mat_confidence < SURE_MAT:
