@@ -143,14 +143,14 @@ eval-mediterraneo: $(STAMP)
 model-snorkeling: $(TRAIN_STAMP)
 	$(BIN)/python -m vision.training.train_snorkeling --out-dir $(MODELS) $(TRAIN_ARGS)
 
-# The Snorkeling figures of models/README.md: fresh 12 MP photos (seeds 9674, 500 everyday, and 9675, 500 stress, never used
+# The Snorkeling figures of models/README.md: fresh 12 MP photos (seeds 9676, 500 everyday, and 9677, 500 stress, never used
 # in training or development; earlier figures were of 9646/9647, 9648/9649, 9652/9653, 9656/9657, 9662/9663, 9664/9665,
-# 9666/9667, 9668/9669, 9670/9671 and 9672/9673 (300 / 200), of this version too).
+# 9666/9667, 9668/9669, 9670/9671 and 9672/9673 (300 / 200), and 9674/9675 (500 / 500; 9675 then a dev set)).
 eval-snorkeling: $(STAMP)
-	$(BIN)/scorecam synth snorkeling --n 500 --seed 9674 --out build/fresh-snork-9674 --jobs 2
-	$(BIN)/scorecam eval build/fresh-snork-9674 --out build/eval-snorkeling-9674.json
-	$(BIN)/scorecam synth snorkeling --n 500 --seed 9675 --stress --out build/fresh-snork-9675-stress --jobs 2
-	$(BIN)/scorecam eval build/fresh-snork-9675-stress --out build/eval-snorkeling-9675-stress.json
+	$(BIN)/scorecam synth snorkeling --n 500 --seed 9676 --out build/fresh-snork-9676 --jobs 2
+	$(BIN)/scorecam eval build/fresh-snork-9676 --out build/eval-snorkeling-9676.json
+	$(BIN)/scorecam synth snorkeling --n 500 --seed 9677 --stress --out build/fresh-snork-9677-stress --jobs 2
+	$(BIN)/scorecam eval build/fresh-snork-9677-stress --out build/eval-snorkeling-9677-stress.json
 
 # Train the Mediatore corner locator and corner model (seed 1 photos, one process, one torch thread).
 model-mediatore: $(TRAIN_STAMP)
