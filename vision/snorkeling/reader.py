@@ -16,8 +16,10 @@ players say (``mats``: the mat numbers in play). A region the locator is sure is
 reads as none is looked at closer (``closer_look``), and so is the place where a mat is likely
 missing (a gap round the table, or one mat alone: ``closer_look.look_where_missing``); each pile
 is read again as a smaller mat, and where its top card reads unsure at spots round its own
-(``pile_looks``). Every reading those looks
-give is flagged.
+(``pile_looks``). Where a mat may still be missing (a gap, a region like a mat read as none, no
+Beach), the locator looks at the photo darkened too (``darkened``: an overexposed mat, or one a
+coloured light turns towards the table's colour) and the round is read again with what it adds.
+Every reading those looks give is flagged. A round never shows two Beaches (``deck_rules``).
 """
 
 from __future__ import annotations
