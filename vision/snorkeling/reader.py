@@ -69,7 +69,7 @@ UNREAD_RING = 1.5  # no farther from the middle than this times the ring of pile
 NAMED_ELSEWHERE = 0.95  # a mat numbered among those named that reads this surely as another is flagged
 # where a mat may be missing, the locator looks at the photo darkened too (``darkened``): its tones
 # raised to this power (fresh stress seed 9675: of 8 rounds whose missed mats had no region at all,
-# 6 got one on the photo so darkened, 2-3 with contrast-limited equalisation or a grey-world balance)
+# 6 got one on the photo so darkened, 3-4 with contrast-limited equalisation or a grey-world balance)
 DARKER_GAMMA = 2.0
 UNLIKELY_NUMBER = 0.05  # a region left only a mat number this unlikely (its own taken) is left out
 NO_TABLE = "no Snorkeling table found: no diver mat in this photo"
