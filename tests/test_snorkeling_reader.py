@@ -333,16 +333,21 @@ def test_a_pile_read_unsure_off_its_mat_is_read_again_round_it_and_still_flagged
     assert piles[0].top.card == DECK_CARDS[wrong] and flags == [own_flag]
 
 
+def _stress_scene(seed: int, index: int):
+    """A stress photo of the simulator drawn again (12 MP), and its truth: each mat's top card."""
+    from scorecam.commands.synth import synth_world
+    from vision.synth.dataset import make_scene
+
+    scene = make_scene("snorkeling", seed, index, 4000, world=synth_world(stress=True))
+    return scene, {m["mat"]: m["pile"][-1]["card"] for m in scene.truth["mats"]}
+
+
 def test_a_mat_missing_where_the_gap_round_the_table_says_is_looked_for_there_and_flagged():
     # dev stress photo 9645-00091 (6 players, dim): the locator draws only part of mat 2 (a
     # Lanternfish pile; the region 0.57 of the mat's length, off its centre), which reads as no mat;
     # the gap the other five leave says one is missing there, and the closer look there finds it:
     # the round reads whole, flagged for that mat
-    from scorecam.commands.synth import synth_world
-    from vision.synth.dataset import make_scene
-
-    scene = make_scene("snorkeling", 9645, 91, 4000, world=synth_world(stress=True))
-    truth = {m["mat"]: m["pile"][-1]["card"] for m in scene.truth["mats"]}
+    scene, truth = _stress_scene(9645, 91)
     board, reading = read_round(decode_photo(scene.jpeg))
     read = {d.mat: d.top for d in board.divers}
     assert sorted(read) == sorted(truth)
@@ -358,12 +363,9 @@ def test_a_two_player_table_with_one_mat_found_is_looked_at_round_the_regions_ne
     # look round the pieces finds it now (read at the mats' size as well as at the piece's); with
     # no closer look one mat alone is read ("only one diver mat found"), and the look round the
     # regions near a lone mat finds the other
-    from scorecam.commands.synth import synth_world
     from vision.snorkeling import closer_look
-    from vision.synth.dataset import make_scene
 
-    scene = make_scene("snorkeling", 9645, 83, 4000, world=synth_world(stress=True))
-    truth = {m["mat"]: m["pile"][-1]["card"] for m in scene.truth["mats"]}
+    scene, truth = _stress_scene(9645, 83)
     board, reading = read_round(decode_photo(scene.jpeg))
     assert sorted(d.mat for d in board.divers) == sorted(truth) == [5, 6]
     assert "Mat 6: found only at a closer look round a region that read as no mat: check it" in reading.flags
@@ -380,11 +382,7 @@ def test_a_mat_whose_spot_cuts_its_header_is_numbered_from_the_header_found_roun
     # spot cuts its header's "4" so that it reads as a "1", and under the teal light the card model
     # takes the yellow mat for the orange one: both sure, the round was wrong and unflagged. The
     # header looked for round the spot (``headers.search_spots``) reads the whole numeral
-    from scorecam.commands.synth import synth_world
-    from vision.synth.dataset import make_scene
-
-    scene = make_scene("snorkeling", 9671, 50, 4000, world=synth_world(stress=True))
-    truth = {m["mat"]: m["pile"][-1]["card"] for m in scene.truth["mats"]}
+    scene, truth = _stress_scene(9671, 50)
     board, _ = read_round(decode_photo(scene.jpeg))
     assert sorted(d.mat for d in board.divers) == sorted(truth) == [3, 4]
 
@@ -394,11 +392,7 @@ def test_a_mat_whose_region_lies_off_it_is_found_at_a_finer_look_round_the_close
     # 0.28 of a mat off its centre, farther than the closer look's grid reaches (its surest spot
     # reads 70% a mat), so the mat was missed, flagged only by the region read as no mat. Round that
     # spot, moved, turned and sized a little, the mat reads surely: taken, and flagged
-    from scorecam.commands.synth import synth_world
-    from vision.synth.dataset import make_scene
-
-    scene = make_scene("snorkeling", 9675, 214, 4000, world=synth_world(stress=True))
-    truth = {m["mat"]: m["pile"][-1]["card"] for m in scene.truth["mats"]}
+    scene, truth = _stress_scene(9675, 214)
     board, reading = read_round(decode_photo(scene.jpeg))
     read = {d.mat: d.top for d in board.divers}
     assert sorted(read) == sorted(truth) == [3, 4, 6]
@@ -410,11 +404,7 @@ def test_a_second_look_never_takes_a_second_beach():
     # fresh stress photo 9675-00148 (5 players, overexposed): mat 6's 4 yellow (ray) reads surely at
     # the mats' size (99%) and as a Beach as a smaller mat (100%), which the smaller look took, a
     # second Beach beside mat 4's. A round ends on its one Beach: the 4 stays, flagged
-    from scorecam.commands.synth import synth_world
-    from vision.synth.dataset import make_scene
-
-    scene = make_scene("snorkeling", 9675, 148, 4000, world=synth_world(stress=True))
-    truth = {m["mat"]: m["pile"][-1]["card"] for m in scene.truth["mats"]}
+    scene, truth = _stress_scene(9675, 148)
     board, reading = read_round(decode_photo(scene.jpeg))
     read = {d.mat: d.top for d in board.divers}
     assert truth[6] == "4-yellow" and (read[6].value, read[6].color) == (4, "yellow")
@@ -429,11 +419,7 @@ def test_mats_the_locator_misses_under_a_coloured_light_are_found_on_the_photo_d
     # at): the locator draws no region on mats 1 and 4, so they were missed (the gap round the table
     # said so). Where a mat may be missing the locator looks at the photo darkened too
     # (``reader.darkened``), where both stand out: read right, each flagged
-    from scorecam.commands.synth import synth_world
-    from vision.synth.dataset import make_scene
-
-    scene = make_scene("snorkeling", 9675, 341, 4000, world=synth_world(stress=True))
-    truth = {m["mat"]: m["pile"][-1]["card"] for m in scene.truth["mats"]}
+    scene, truth = _stress_scene(9675, 341)
     board, reading = read_round(decode_photo(scene.jpeg))
     read = {d.mat: f"{d.top.value}-{d.top.color}" for d in board.divers}
     assert read == truth

@@ -155,14 +155,12 @@ def look_around(
         more = half_turn_average(model.run, card_crops(photo, [g for _, g, _ in rest], model, mat_long))
         got = {name: np.concatenate([p, more[name]]) for name, p in got.items()}
         grid += rest
-    mat = 1.0 - got["mat"][:, none]
-    numbers = got["mat"] / np.maximum(mat, 1e-9)[:, None]  # which mat, given a mat
-    numbers[:, none] = 0.0
+    mat, number = mat_and_number(got["mat"], none)
     keep: list[int] = []
     unsure: list[tuple[int, Spot]] = []  # regions none of whose spots is taken: their surest spot
     for _, i, _ in todo:
         rows = [(k, how) for k, (r, _, how) in enumerate(grid) if r == i]
-        best = around_best(mat, numbers.max(1), rows)
+        best = around_best(mat, number, rows)
         if best is not None:
             keep.append(best)
             continue
@@ -201,10 +199,7 @@ def refine_round(
     ]
     got = half_turn_average(model.run, card_crops(photo, [g for _, g in grid], model, mat_long))
     none = model.heads["mat"].index("none")
-    mat = 1.0 - got["mat"][:, none]
-    numbers = got["mat"] / np.maximum(mat, 1e-9)[:, None]
-    numbers[:, none] = 0.0
-    number = numbers.max(1)
+    mat, number = mat_and_number(got["mat"], none)
     out = []
     for i, _ in unsure:
         rows = [k for k, (r, _) in enumerate(grid) if r == i]
@@ -217,6 +212,15 @@ def refine_round(
         ):
             out.append((i, grid[best][1], {name: p[[best]] for name, p in got.items()}))
     return out
+
+
+def mat_and_number(p: np.ndarray, none: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's probability of a mat (``p``: the card model's mat head, ``none`` its "no mat"
+    column) and of its likeliest number given a mat."""
+    mat = 1.0 - p[:, none]
+    numbers = p / np.maximum(mat, 1e-9)[:, None]
+    numbers[:, none] = 0.0
+    return mat, numbers.max(1)
 
 
 def in_the_middle(s: Spot, mats: list[Spot]) -> bool:

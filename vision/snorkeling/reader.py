@@ -245,37 +245,25 @@ def with_regions_of(found: Found, other: Found) -> Found:
     itself where there are none)."""
     if not found.mats:
         return other if other.mats else found
-    mat_long = mats_long(found.strong or found.mats)
-    new = [
-        r
-        for r in other.mats
-        if all(
-            math.hypot(r.spot.x - q.spot.x, r.spot.y - q.spot.y) >= MIN_APART * mat_long for q in found.mats
-        )
-    ]
+    new = [r for r in other.mats if _off_every_region(r.spot, found)]
     if not new:
         return found
     return replace(found, mats=(*found.mats, *new), centre=found.centre or other.centre)
 
 
+def _off_every_region(spot: Spot, found: Found) -> bool:
+    """Whether ``spot`` lies a mat's width (``MIN_APART``) or more from every region ``found``."""
+    mat_long = mats_long(found.strong or found.mats)
+    return all(math.hypot(spot.x - r.spot.x, spot.y - r.spot.y) >= MIN_APART * mat_long for r in found.mats)
+
+
 def _flag_darker_mats(reading: RoundReading, found: Found) -> RoundReading:
     """``reading`` with a flag on each pile that lies off every region ``found`` first (found only
     on the darkened photo)."""
-    if not found.mats:
-        far = list(reading.piles)
-    else:
-        mat_long = mats_long(found.strong or found.mats)
-        far = [
-            p
-            for p in reading.piles
-            if all(
-                math.hypot(p.spot.x - r.spot.x, p.spot.y - r.spot.y) >= MIN_APART * mat_long
-                for r in found.mats
-            )
-        ]
     flags = [
         f"Mat {p.mat}: found only on the photo darkened (overexposed, or a coloured light): check it"
-        for p in far
+        for p in reading.piles
+        if not found.mats or _off_every_region(p.spot, found)
     ]
     return replace(reading, flags=(*reading.flags, *flags)) if flags else reading
 
@@ -376,7 +364,8 @@ def _read_found(
     piles, smaller = smaller_look(model, photo, piles, mat_long)
     flags += smaller
     piles, flags = look_round_piles(model, photo, piles, flags, mat_long, SURE_CARD)
-    if not any(p.top.card.value == BEACH for p in piles):
+    no_beach = not any(p.top.card.value == BEACH for p in piles)
+    if no_beach:
         # a round ends on a Beach: none read means a pile missed or misread, or a round not over
         flags.append("No Beach read on any pile: a round ends on one; check for a mat not found")
     where = _centre_index(model, probs, spots, piles, mat_long, plain)
@@ -408,7 +397,6 @@ def _read_found(
         missing_at=gap.where if gap else None,
         notes=tuple(notes),
     )
-    no_beach = not any(p.top.card.value == BEACH for p in piles)
     return board, reading, bool(gap or unread or no_beach)
 
 
