@@ -184,3 +184,23 @@ def test_ring_cells_continue_the_grid(held_out_scene):
     above = ring[1]  # ring order is reading order from (-1, -1): (-1, 0) comes second
     side = np.linalg.norm(first[1] - first[0])
     assert np.abs(above[[3, 2]] - first[[0, 1]]).max() < 0.05 * side
+
+
+@pytest.mark.train
+def test_hard_light_touches_only_its_share_and_keeps_pixels_in_range():
+    import torch  # the `train` extra
+
+    from vision.training.mondo_tiles_model import hard_light
+
+    grey = torch.full((400, 3, 16, 16), 128.0)
+    none = hard_light(grey, torch.Generator().manual_seed(0), 0.0)
+    assert torch.equal(none, grey)
+    lit = hard_light(grey, torch.Generator().manual_seed(0), 0.5)
+    assert lit.min() >= 0 and lit.max() <= 255
+    changed = (lit != grey).flatten(1).any(1)
+    # a washed or boosted colour leaves a grey crop grey; the other three kinds change it
+    assert 0.25 < changed.float().mean() < 0.5
+    blue_red = lit[:, 0].mean((1, 2)) - lit[:, 2].mean((1, 2))
+    assert (blue_red > 20).any() and (blue_red < -20).any()  # casts both ways: shade and tungsten
+    shadowed = lit[:, 1].amin((1, 2)) < 100  # a shadow edge darkens part of a crop, not all of it
+    assert shadowed.any() and (lit[shadowed, 1].amax((1, 2)) > 110).all()
