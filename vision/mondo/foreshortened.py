@@ -31,11 +31,11 @@ def _to_photo(points: np.ndarray, k: float) -> np.ndarray:
 
 
 def foreshortened_islands(
-    image: np.ndarray, *, grid: int | None = None, finer=None, k: float = TALL
+    image: np.ndarray, *, grid: int | None = None, finer=None, k: float = TALL, model=None
 ) -> tuple[FoundIsland, ...]:
     """The islands the locator finds in `image` stretched `k` times along its height, in px of
     `image`. `finer(share)` gives a finer decode of the photo (see `vision.mondo.reader.Finer`); it
-    is stretched the same way."""
+    is stretched the same way. `model`: the locator net (default: the shipped first one)."""
     tall = cv2.resize(image, None, fx=1.0, fy=k, interpolation=cv2.INTER_LINEAR)
 
     stretched: dict[int, np.ndarray] = {}  # a finer decode stretched once, however often it is asked for
@@ -46,7 +46,9 @@ def foreshortened_islands(
             stretched[id(picture)] = cv2.resize(picture, None, fx=1.0, fy=k, interpolation=cv2.INTER_LINEAR)
         return stretched[id(picture)], per
 
-    found = locate_islands(tall, grid=grid, finer=finer_tall if finer is not None else None).islands
+    found = locate_islands(
+        tall, grid=grid, finer=finer_tall if finer is not None else None, model=model
+    ).islands
     return tuple(
         replace(
             island,

@@ -27,6 +27,7 @@ from vision.mondo.foreshortened import foreshortened_islands
 from vision.mondo.heads import turn_crops, turned_head
 from vision.mondo.lattice import GRIDS
 from vision.mondo.locate import FoundIsland, locate_islands, outline_islands
+from vision.mondo.locator_maps import LocatorModel, load_locator
 from vision.mondo.outline import inside_any
 from vision.mondo.recentre import kit_fit, recentre_cells
 from vision.mondo.turned import turned_tile_checks
@@ -34,6 +35,10 @@ from vision.onnx_model import OnnxModel, load_model, models_dir
 from vision.photo_io import Photo
 
 TILE_MODEL = "mondo-tiles.onnx"
+# A second locator net (the first trained on further on other photos), asked only where the first's
+# reading asks for a check: each net finds islands the other misses, and where both find one the
+# reading with fewer doubts wins.
+SECOND_LOCATOR = "mondo-locator-second.onnx"
 # A grid in which the tile model sees fewer tiles than this is something else that looks like a
 # lattice (a sea of cards, a tiled floor): players leave at most a few spaces empty.
 MIN_TILES = 3
@@ -345,6 +350,12 @@ def grid_rank(reading: IslandReading) -> tuple[bool, int, int]:
     return empty <= MOST_EMPTY, good_tiles(reading), -len(reading.flags)
 
 
+def second_locator() -> LocatorModel | None:
+    """The second locator net (`SECOND_LOCATOR`), or None where the models folder has none."""
+    path = models_dir() / SECOND_LOCATOR
+    return load_locator(str(path)) if path.exists() else None
+
+
 def read_photo_island(
     source: np.ndarray | Photo,
     *,
@@ -356,14 +367,58 @@ def read_photo_island(
     """Locate and read the island of a BGR image or a decoded `Photo` (then a small island is read
     from a finer decode of the file). The tile model checks what the locator found: another
     "island" whose cells hold no kit tiles is a pattern, not an island; a doubtful grid is read in
-    the other size too, and the size whose crops hold whole tiles wins."""
+    the other size too, and the size whose crops hold whole tiles wins. A reading that asks for a
+    check, or finds no island, is made again with the second locator net (`second_locator`), and
+    the one with fewer doubts is kept: the two nets miss different islands."""
+    first = read_with_locator(source, grid=grid, catalog=catalog, use_catalog=use_catalog, model=model)
+    other = second_locator() if _asks_to_look(first) else None
+    if other is None:
+        return first
+    second = read_with_locator(
+        source, grid=grid, catalog=catalog, use_catalog=use_catalog, model=model, locator=other
+    )
+    return second if _fewer_doubts(second, first) else first
+
+
+def _asks_to_look(result: PhotoReading) -> bool:
+    return result.reading is None or result.refusal is not None or bool(result.reading.flags)
+
+
+def _no_island(result: PhotoReading) -> bool:
+    return result.reading is None or len(result.reading.island.tiles) < MIN_TILES
+
+
+def _fewer_doubts(second: PhotoReading, first: PhotoReading) -> bool:
+    """Whether the second net's reading is the better: a scored island where the first found none,
+    or fewer flags. The first's other refusals stand (two islands in the photo, one cut by the edge:
+    a net that sees one island there is not the wiser)."""
+    if second.reading is None or second.refusal is not None:
+        return False
+    if first.reading is None or first.refusal is not None:
+        return _no_island(first)
+    return len(second.reading.flags) < len(first.reading.flags)
+
+
+def read_with_locator(
+    source: np.ndarray | Photo,
+    *,
+    grid: int | None = None,
+    catalog: dict | str = "mondo",
+    use_catalog: bool = True,
+    model: OnnxModel | None = None,
+    locator: LocatorModel | None = None,
+) -> PhotoReading:
+    """`read_photo_island` with one locator net (default: the shipped first one)."""
     image, finer = (source.image, finer_view(source)) if isinstance(source, Photo) else (source, None)
     model = model or tile_model()
+    locator = locator or load_locator()
     start = time.perf_counter()
-    located = locate_islands(image, grid=grid, finer=finer)
+    located = locate_islands(image, grid=grid, finer=finer, model=locator)
     locate_ms = (time.perf_counter() - start) * 1000
     # the photo stretched along its height (a steep tilt's last look) is located at most once
-    stretched = None if located.islands else foreshortened_islands(image, grid=grid, finer=finer)
+    stretched = (
+        None if located.islands else foreshortened_islands(image, grid=grid, finer=finer, model=locator)
+    )
     islands = list(located.islands or stretched)
     if not islands:
         return PhotoReading(None, None, PhotoError("no island found in the photo", kind="no_board"), ())
@@ -395,13 +450,13 @@ def read_photo_island(
             # grids of it, and finds a small island's lattice where the open search settled on
             # another pitch
             alternatives += [
-                _same_place(locate_islands(image, grid=size, finer=finer).islands, found)
+                _same_place(locate_islands(image, grid=size, finer=finer, model=locator).islands, found)
                 for size in (7 - found.grid, found.grid)
             ]
         # and grids laid on the outline of the cells the island covers, where its tile centres may
         # have settled on a wrong pitch (a small island on a busy table)
         alternatives += outline_islands(
-            image, found.quad, sizes=(grid,) if grid else GRIDS, cut=found.cut, finer=finer
+            image, found.quad, sizes=(grid,) if grid else GRIDS, cut=found.cut, finer=finer, model=locator
         )
         for alt in alternatives:
             if alt is None:
@@ -430,7 +485,7 @@ def read_photo_island(
         # no island where the locator put its grid: at a steep tilt, it may fit one in the photo
         # stretched along its height
         if stretched is None:
-            stretched = foreshortened_islands(image, grid=grid, finer=finer)
+            stretched = foreshortened_islands(image, grid=grid, finer=finer, model=locator)
         for alt in stretched[:3]:
             alt_reading, alt_probs = read_already.get(id(alt)) or read(alt)
             if grid_rank(alt_reading) > grid_rank(reading):
