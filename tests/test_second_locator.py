@@ -79,3 +79,16 @@ def test_the_reading_with_fewer_doubts_is_kept(some_reading):
     # an island where the first found none; but two islands, or one cut by the edge, stand
     assert reader._fewer_doubts(result(2), result(0, refusal="no island found", tiles=1))
     assert not reader._fewer_doubts(result(0), result(0, refusal="2 islands in one photo"))
+
+
+def test_the_time_of_both_looks_is_reported(some_reading):
+    first = replace(some_reading, timing_ms={"locate": 10.0, "crop": 1.0, "model": 2.0, "catalog": 3.0})
+    second = replace(some_reading, timing_ms={"locate": 20.0, "crop": 4.0, "model": 5.0, "catalog": 6.0})
+    kept = reader.with_time_of(PhotoReading(second, None, None, ()), PhotoReading(first, None, None, ()))
+    assert kept.reading.timing_ms == {"locate": 30.0, "crop": 5.0, "model": 7.0, "catalog": 9.0}
+    assert kept.reading.island == second.island
+    no_island = PhotoReading(None, None, PhotoError("no island found in the photo", kind="no_board"), ())
+    assert (
+        reader.with_time_of(PhotoReading(second, None, None, ()), no_island).reading.timing_ms
+        == second.timing_ms
+    )

@@ -377,7 +377,18 @@ def read_photo_island(
     second = read_with_locator(
         source, grid=grid, catalog=catalog, use_catalog=use_catalog, model=model, locator=other
     )
-    return second if _fewer_doubts(second, first) else first
+    kept, dropped = (second, first) if _fewer_doubts(second, first) else (first, second)
+    return with_time_of(kept, dropped)
+
+
+def with_time_of(result: PhotoReading, other: PhotoReading) -> PhotoReading:
+    """`result` with the time `other`'s reading took added to its own, part by part: the report's
+    timing is what reading the photo cost, both looks."""
+    if result.reading is None or other.reading is None:
+        return result
+    spent = other.reading.timing_ms
+    timing = {part: ms + spent.get(part, 0.0) for part, ms in result.reading.timing_ms.items()}
+    return replace(result, reading=replace(result.reading, timing_ms=timing))
 
 
 def _asks_to_look(result: PhotoReading) -> bool:
