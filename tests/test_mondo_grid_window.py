@@ -8,8 +8,9 @@ import numpy as np
 from scoring.mondo import Island
 from vision.geometry import grid_cell_quads
 from vision.mondo.decode import CellReading
+from vision.mondo.grid_places import joined_tiles
 from vision.mondo.locate import FoundIsland
-from vision.mondo.reader import IslandReading, joined_tiles, smaller_window
+from vision.mondo.reader import IslandReading, smaller_window
 
 SQUARE = np.array([[0, 0], [400, 0], [400, 400], [0, 400]], np.float32)  # a 4x4 grid of 100 px cells
 

@@ -1,4 +1,4 @@
-"""The grid's other places from the tiles read (vision.mondo.reader.other_places): where the tiles
+"""The grid's other places from the tiles read (vision.mondo.grid_places.other_places): where the tiles
 of a reading leave whole outer rows or columns empty, the same tiles fit the grid moved towards
 them, and the photo alone does not say which place is the island's (the coast tells, in
 ``read_best_place``). Geometry on a hand-made grid and hand-made islands."""
@@ -11,8 +11,8 @@ from mondo_scenes import read_scene
 
 from scoring.mondo import Island
 from vision.geometry import grid_cell_quads
+from vision.mondo.grid_places import other_places
 from vision.mondo.locate import FoundIsland
-from vision.mondo.reader import other_places
 
 SQUARE = np.float32([[300, 300], [420, 300], [420, 420], [300, 420]])  # a 3x3 grid, 40 px a cell
 

@@ -1,4 +1,4 @@
-"""A grid a cell off the island (vision.mondo.reader.shifted_grids): where the best grid holds more
+"""A grid a cell off the island (vision.mondo.grid_places.shifted_grids): where the best grid holds more
 empty spaces than players leave, the grid moved a cell each way is read, and a move that holds the
 island is taken. The geometry on a hand-made grid; then a development photo (seed 9613) whose
 lattice settled a column off a small island with three empty spaces."""
@@ -9,8 +9,8 @@ import numpy as np
 from mondo_scenes import read_scene
 
 from vision.geometry import grid_cell_quads
+from vision.mondo.grid_places import shifted_grids
 from vision.mondo.locate import FoundIsland
-from vision.mondo.reader import shifted_grids
 
 SQUARE = np.float32([[300, 300], [420, 300], [420, 420], [300, 420]])  # a 3x3 grid, 40 px a cell
 

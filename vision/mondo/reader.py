@@ -24,11 +24,20 @@ from vision.mondo.checks import LOOSE_TILE, NOT_TABLE, Check, settle
 from vision.mondo.decode import CandidateTable, CellReading, candidate_table, decode_island
 from vision.mondo.empty_spaces import loose_tile_cells, unlike_table_spaces
 from vision.mondo.foreshortened import foreshortened_islands
+from vision.mondo.grid_places import (
+    EDGE_SLACK,
+    grid_to_image,
+    inside_photo,
+    joined_tiles,
+    other_places,
+    overlapping,
+    same_place,
+    shifted_grids,
+)
 from vision.mondo.heads import turn_crops, turned_head
 from vision.mondo.lattice import GRIDS
 from vision.mondo.locate import FoundIsland, locate_islands, outline_islands
 from vision.mondo.locator_maps import LocatorModel, load_locator
-from vision.mondo.outline import inside_any
 from vision.mondo.recentre import kit_fit, recentre_cells
 from vision.mondo.turned import turned_tile_checks
 from vision.onnx_model import OnnxModel, load_model, models_dir
@@ -63,11 +72,6 @@ MOST_EMPTY = 3
 # the ring around it shows at most this many whole tiles (loose tiles lying against it); more, and the
 # island goes on past it.
 MOST_RING_TILES = 1
-# A grid whose tiles span it may stick out of the photo by this share of a cell and still hold the
-# whole island (the fitted grid runs a little wider than the tiles on a large island).
-EDGE_SLACK = 0.25
-# The grid's moves tried where it is doubtful (rows, columns): a cell each way.
-SHIFTS = tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0))
 # Flags about the whole island (no cell of their own), in a player's words.
 GRID_FLAG = "The grid is uncertain: check that every row and every tile of the island was found"
 EMPTY_ROW_FLAG = (
@@ -154,13 +158,6 @@ def cell_cropper(
     margin = float(model.metadata["input"]["crop_margin"])
     source, to_source = crop_source(image, quads, model.input_size, margin, finer)
     return lambda q: crop_quads(source, to_source(q), model.input_size, margin)
-
-
-def grid_to_image(quad: np.ndarray, g: int) -> np.ndarray:
-    """The homography from a g x g grid's cell units to the px of its quad."""
-    return cv2.getPerspectiveTransform(
-        np.float32([[0, 0], [g, 0], [g, g], [0, g]]), np.asarray(quad, np.float32)
-    )
 
 
 def read_cells(
@@ -279,38 +276,6 @@ def read_best_place(
     if any(place_rank(r.island) == rank and _total(r.island) != total for r, _ in readings):
         flags = (EMPTY_ROW_FLAG, *flags)
     return replace(reading, timing_ms=timing, flags=flags), probs
-
-
-def other_places(island: Island, found: FoundIsland, shape: tuple[int, ...]) -> list[FoundIsland]:
-    """The grid's other places (inside the photo) that hold every tile of `island`, a reading of
-    `found`: where its tiles leave whole outer rows or columns empty, the grid moved towards them."""
-    if not island.tiles:
-        return []
-    g = found.grid
-    rows = [t.cell[0] for t in island.tiles]
-    cols = [t.cell[1] for t in island.tiles]
-    moves = [
-        (dr, dc)
-        for dr in range(max(rows) - g + 1, min(rows) + 1)
-        for dc in range(max(cols) - g + 1, min(cols) + 1)
-        if (dr, dc) != (0, 0)
-    ]
-    return _moved_grids(found, moves, shape)
-
-
-def _moved_grids(
-    found: FoundIsland, moves: list[tuple[int, int]], shape: tuple[int, ...]
-) -> list[FoundIsland]:
-    """`found`'s grid moved by each (rows, columns) of `moves`, those that lie inside the photo."""
-    g = found.grid
-    to_image = grid_to_image(found.quad, g)
-    out = []
-    for dr, dc in moves:
-        square = np.float32([[dc, dr], [g + dc, dr], [g + dc, g + dr], [dc, g + dr]])
-        quad = cv2.perspectiveTransform(square[None], to_image)[0]
-        if _inside_photo(quad, shape, -EDGE_SLACK, g):
-            out.append(replace(found, quad=quad, cell_quads=grid_cell_quads(quad, g), alternatives=()))
-    return out
 
 
 def _total(island: Island) -> int:
@@ -451,7 +416,7 @@ def read_with_locator(
         i
         for i in range(1, len(readings))
         if (good_tiles(readings[i][0]) >= SECOND_ISLAND_TILES or islands[i].tiles_seen >= SECOND_ISLAND_SEEN)
-        and not _overlapping(islands[i], islands[0])
+        and not overlapping(islands[i], islands[0])
     ]
     found, (reading, probs) = islands[0], readings[0]
     if _doubtful(reading, found):
@@ -461,7 +426,7 @@ def read_with_locator(
             # grids of it, and finds a small island's lattice where the open search settled on
             # another pitch
             alternatives += [
-                _same_place(locate_islands(image, grid=size, finer=finer, model=locator).islands, found)
+                same_place(locate_islands(image, grid=size, finer=finer, model=locator).islands, found)
                 for size in (7 - found.grid, found.grid)
             ]
         # and grids laid on the outline of the cells the island covers, where its tile centres may
@@ -601,23 +566,6 @@ def smaller_window(reading: IslandReading, found: FoundIsland) -> FoundIsland | 
     return replace(found, grid=g - 1, quad=quad, cell_quads=cells[kept], alternatives=())
 
 
-def shifted_grids(found: FoundIsland, shape: tuple[int, ...]) -> list[FoundIsland]:
-    """The grid moved one cell each way (sides and corners), those that lie inside the photo: where
-    the locator's lattice settled a cell off an island with empty spaces (its tiles' centres fit a
-    lattice a cell over as well), one of them holds the whole island."""
-    return _moved_grids(found, list(SHIFTS), shape)
-
-
-def _same_place(islands: tuple[FoundIsland, ...], found: FoundIsland) -> FoundIsland | None:
-    """The first of `islands` that lies over `found` (None: none does)."""
-    return next((island for island in islands if _overlapping(island, found)), None)
-
-
-def _overlapping(a: FoundIsland, b: FoundIsland) -> bool:
-    """Whether two grids lie over one another (either's middle inside the other's outline)."""
-    return inside_any(a.quad.mean(0), [b.quad]) or inside_any(b.quad.mean(0), [a.quad])
-
-
 def whole_in_photo(
     image: np.ndarray,
     found: FoundIsland,
@@ -640,24 +588,15 @@ def whole_in_photo(
     if (
         rows != set(range(g))
         or cols != set(range(g))
-        or not _inside_photo(found.quad, image.shape, -EDGE_SLACK, g)
+        or not inside_photo(found.quad, image.shape, -EDGE_SLACK, g)
     ):
         return False
     if g == (grid or max(GRIDS)):
         return True
     return (
-        _inside_photo(found.quad, image.shape, 1.0, g)
+        inside_photo(found.quad, image.shape, 1.0, g)
         and ring_tiles(image, found, model, finer) <= MOST_RING_TILES
     )
-
-
-def _inside_photo(quad: np.ndarray, shape: tuple[int, ...], ring: float, g: int) -> bool:
-    """Whether a g x g grid's quad, grown by `ring` cells on every side, lies inside the photo."""
-    to_image = grid_to_image(quad, g)
-    grown = np.float32([[-ring, -ring], [g + ring, -ring], [g + ring, g + ring], [-ring, g + ring]])
-    pts = cv2.perspectiveTransform(grown.reshape(1, -1, 2), to_image).reshape(-1, 2)
-    h, w = shape[:2]
-    return bool(np.all(pts >= 0) and np.all(pts[:, 0] <= w - 1) and np.all(pts[:, 1] <= h - 1))
 
 
 def ring_tiles(image: np.ndarray, found: FoundIsland, model: OnnxModel, finer: Finer | None) -> int:
@@ -672,27 +611,6 @@ def ring_tiles(image: np.ndarray, found: FoundIsland, model: OnnxModel, finer: F
     quads = cv2.perspectiveTransform(cells.reshape(1, -1, 2), to_image).reshape(-1, 4, 2).astype(np.float32)
     probs = read_turns(model, cell_cropper(image, quads, model, finer)(quads))
     return int((kit_fit(probs, catalog_table(model)) > GOOD_TILE_LL).sum())
-
-
-def joined_tiles(cells: set[tuple[int, int]]) -> list[tuple[int, int]]:
-    """The largest group of cells joined side to side (the island; the first found on a tie)."""
-    best: list[tuple[int, int]] = []
-    left = set(cells)
-    for start in sorted(cells):
-        if start not in left:
-            continue
-        group, todo = [], [start]
-        left.discard(start)
-        while todo:
-            r, c = todo.pop()
-            group.append((r, c))
-            for near in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-                if near in left:
-                    left.discard(near)
-                    todo.append(near)
-        if len(group) > len(best):
-            best = group
-    return best
 
 
 def _doubtful(reading: IslandReading, found: FoundIsland) -> bool:
