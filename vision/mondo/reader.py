@@ -335,13 +335,14 @@ def read_photo_island(
     the other size too, and the size whose crops hold whole tiles wins. A reading that asks for a
     check, or finds no island, is made again with the second locator net (`second_locator`), and
     the one with fewer doubts is kept: the two nets miss different islands."""
-    first = read_with_locator(source, grid=grid, catalog=catalog, use_catalog=use_catalog, model=model)
+    read = functools.partial(
+        read_with_locator, source, grid=grid, catalog=catalog, use_catalog=use_catalog, model=model
+    )
+    first = read()
     other = second_locator() if _asks_to_look(first) else None
     if other is None:
         return first
-    second = read_with_locator(
-        source, grid=grid, catalog=catalog, use_catalog=use_catalog, model=model, locator=other
-    )
+    second = read(locator=other)
     kept, dropped = (second, first) if _fewer_doubts(second, first) else (first, second)
     return with_time_of(kept, dropped)
 

@@ -209,22 +209,21 @@ def read_round(
     found = locate_table(photo, locator)
     t1 = time.perf_counter()
     model = cards or load_card_model()
-    refused: PhotoError | None = None
-    try:
-        got = _read_found(photo, found, model, allowed, players, headers, t0, t1)
-    except PhotoError as error:
-        if error.kind != "no_board":
-            raise
-        got, refused = None, error
+
+    def read(mats_found: Found):
+        """`_read_found` of these regions, or the "no table" refusal it raised (other errors rise)."""
+        try:
+            return _read_found(photo, mats_found, model, allowed, players, headers, t0, t1), None
+        except PhotoError as error:
+            if error.kind != "no_board":
+                raise
+            return None, error
+
+    got, refused = read(found)
     if got is None or got[2]:  # a mat may be missing: the locator's look at the photo darkened too
         darker = with_regions_of(found, locate_table(replace(photo, image=darkened(photo.image)), locator))
         if darker is not found:
-            try:
-                again = _read_found(photo, darker, model, allowed, players, headers, t0, t1)
-            except PhotoError as error:
-                if error.kind != "no_board":
-                    raise
-                again = None
+            again, _ = read(darker)
             if again is not None and (got is None or len(again[0].divers) > len(got[0].divers)):
                 got = again[0], _flag_darker_mats(again[1], found), again[2]
     if got is None:
