@@ -14,7 +14,8 @@ One simulated photo gives:
   around the sea (table, objective and loose cards: "none").
 
 Photos come from ``vision.synth.dataset.make_scene`` with seeds below 9000 only; even photos from
-the wider world (``vision.synth.world.World()``), odd ones from the everyday mix. Cached under
+the wider world (``vision.synth.world.World()``), odd ones from the everyday mix, or, with
+``stress_every`` k, every k-th one from the stress world (``World(stress=True)``). Cached under
 ``build/mediterraneo-data/`` keyed by every parameter.
 """
 
@@ -54,6 +55,7 @@ class DataSpec:
     corner_jitter: float = 0.04
     shift_jitter: float = 0.07
     empty_per_photo: int = 6
+    stress_every: int = 0  # every this-many-th photo from the stress world (0: none)
     version: int = 1
 
     def cache_path(self) -> Path:
@@ -208,8 +210,15 @@ def _crops(
     return crops, np.array(labels, np.int8)
 
 
+def photo_world(spec: DataSpec, index: int) -> World | None:
+    """The world photo `index` of `spec` is drawn from (None: the everyday mix)."""
+    if spec.stress_every and index % spec.stress_every == spec.stress_every - 1:
+        return World(stress=True)
+    return World() if index % 2 == 0 else None
+
+
 def make_sample(spec: DataSpec, index: int) -> tuple[tuple[np.ndarray, ...], np.ndarray, np.ndarray]:
-    world = World() if index % 2 == 0 else None
+    world = photo_world(spec, index)
     scene = make_scene("mediterraneo", spec.seed, index, spec.render_long_side, world=world)
     photo = cv2.imdecode(np.frombuffer(scene.jpeg, np.uint8), cv2.IMREAD_COLOR)
     truth = scene.truth
