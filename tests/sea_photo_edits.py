@@ -1,5 +1,6 @@
 """Sample sea photos edited for tests: an objective card hidden (painted over with the table around it)
-or partly cropped away by the photo's edge, from the card corners in the photo's truth JSON."""
+or partly cropped away by the photo's edge, from the card corners in the photo's truth JSON; part of
+one cell painted over."""
 
 from __future__ import annotations
 
@@ -61,3 +62,16 @@ def cut_off_objective_card(photo: Path, out: Path, player: str, share: float = 0
             cv2.imwrite(str(out), crop, [cv2.IMWRITE_JPEG_QUALITY, 95])
             return out
     return None
+
+
+def paint_over_cell(photo: Path, out: Path, quad: np.ndarray, share: float) -> Path:
+    """The photo with the first `share` of a cell (`quad`: its corners in photo px, in the lattice's
+    order NW NE SE SW) from its west side painted in that part's median colour: half an animal."""
+    image = cv2.imread(str(photo))
+    nw, ne, se, sw = np.asarray(quad, np.float64)
+    part = np.array([nw, nw + (ne - nw) * share, sw + (se - sw) * share, sw]).astype(np.int32)
+    mask = np.zeros(image.shape[:2], np.uint8)
+    cv2.fillPoly(mask, [part], 255)
+    image[mask > 0] = np.median(image[mask > 0], axis=0).astype(np.uint8)
+    cv2.imwrite(str(out), image, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    return out

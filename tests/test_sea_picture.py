@@ -29,7 +29,7 @@ from vision.photo_io import read_photo
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples" / "mediterraneo"
 NOTHING_SEA = SAMPLES / "mediterraneo-s9900-00004.jpg"  # 4 octopuses, 3 of them touch nothing
-FLAGGED_SEA = SAMPLES / "mediterraneo-s9900-00001.jpg"  # 5 octopuses; one cell flagged beside the sea
+FLAGGED_SEA = SAMPLES / "mediterraneo-s9900-00001.jpg"  # 5 octopuses (read with a flag by older models)
 
 
 def truth(photo: Path) -> dict:
@@ -60,6 +60,22 @@ def nothing_sea():
 @pytest.fixture(scope="module")
 def flagged_sea():
     return read(FLAGGED_SEA)
+
+
+@pytest.fixture(scope="module")
+def one_cell_doubted(tmp_path_factory):
+    """FLAGGED_SEA with the left 60% of cell (1, 11) (a fish) painted over in that part's own median
+    colour: the one reading the reader then asks about."""
+    from sea_photo_edits import paint_over_cell
+
+    photo = tmp_path_factory.mktemp("doubted") / FLAGGED_SEA.name
+    shutil.copy(FLAGGED_SEA.with_suffix(".json"), photo.with_suffix(".json"))
+    view = read_photo(FLAGGED_SEA)
+    _, reading = read_sea(view)
+    (cell,) = [r for r in reading.readings if r.cell is not None and (r.cell.x, r.cell.y) == (1, 11)]
+    assert cell.cell.content == "fish"
+    paint_over_cell(FLAGGED_SEA, photo, cell.quad * view.scale, share=0.6)
+    return read(photo)
 
 
 def plan_of(sample):
@@ -141,11 +157,11 @@ def test_every_visible_cell_has_one_label_and_no_label_covers_another(nothing_se
         }
 
 
-def test_flagged_cells_are_numbered_as_the_panel_lists_them(flagged_sea):
-    _, reading, report = flagged_sea
+def test_flagged_cells_are_numbered_as_the_panel_lists_them(one_cell_doubted):
+    _, reading, report = one_cell_doubted
     (flag,) = report["flags"]
     assert flag.startswith("Cell (1, 11): ")
-    plan = plan_of(flagged_sea)
+    plan = plan_of(one_cell_doubted)
     (mark,) = plan.marks
     assert (
         mark.number == 1

@@ -143,7 +143,12 @@ def _cells(model: OnnxModel, probs: dict[str, np.ndarray], found: FoundSea) -> l
             confidence = float(sum(pc[contents.index(c)] for c in SCORELESS))
             animal = next(int(j) for j in order if contents[j] not in SCORELESS)
             second = f"{contents[animal]} {pc[animal]:.2f}"
-        if content == "none" and found.seen[i] and pc[contents.index("seagull")] >= GULL_SEEN:
+        if (
+            content == "none"
+            and found.seen[i]
+            and pc[contents.index("seagull")] >= GULL_SEEN
+            and found.sea_values[i] >= SEA_MIN  # (a light table's print can show a card's centre too)
+        ):
             content = "seagull"
         cell = None
         if content != "none":

@@ -1,9 +1,9 @@
 """Train the Mediterráneo sea locator and cell model on simulated photos, export both to ONNX.
 
-    python -m vision.training.train_mediterraneo --out-dir models
+    python -m vision.training.train_mediterraneo --out-dir models     # the shipped models
     python -m vision.training.train_mediterraneo --out-dir /tmp/smoke --smoke   # a few minutes
-    python -m vision.training.train_mediterraneo --out-dir build/models-new \
-        --stress-seeds 2,3 --locator-init models/mediterraneo-locator.onnx --locator-epochs 3 --locator-lr 1e-3
+    python -m vision.training.train_mediterraneo --out-dir build/models-new --only locator \
+        --locator-init models/mediterraneo-locator.onnx --locator-epochs 3 --locator-lr 1e-3
 
 Both models learn from one cached data set (``mediterraneo_data``): the locator (the Mondo
 locator's small U-net, ``train_locator.LocatorNet``) draws two maps, the visible sea cells and a
@@ -12,10 +12,11 @@ the cell model (the Mondo tile model's plain CNN, ``mondo_tiles_model.TileNet``,
 reads each lattice cell's content, octopus direction and frame. Training photos use seeds below
 9000 only; sizes, normalisation and labels go into each file's "scorecam" metadata.
 
-``--stress-seeds`` adds ``--stress-n`` photos of each seed, every second from the stress world (the
-hard end of every condition); the first photos of the first such set validate both models on the
-stress world (``stress_validation`` in the metadata). ``--locator-init`` trains the locator on from
-a shipped file rather than from scratch.
+Besides the 900 photos of seed 1, both models learn from ``--stress-n`` photos of each of
+``--stress-seeds`` (default 2, 3, 4, 5: 500 each), every second from the stress world (the hard end
+of every condition); the first photos of the first such set validate both models on the stress
+world (``stress_validation`` in the metadata). ``--locator-init`` trains the locator on from a
+shipped file rather than from scratch.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ LOCATOR_CHANNELS = ("sea", "centres")
 VALID_SHARE = 20  # photos 0 .. n/20 - 1 of a set are validation
 SEAGULL_REPEAT = 4
 HARD_LIGHT = 0.35  # share of training crops under the hard end of the light (mondo_tiles_model.hard_light)
+STRESS_SEEDS = "2,3,4,5"  # the stress sets the shipped models learnt from (--stress-n photos each)
 
 
 def n_valid(n: int) -> int:
@@ -238,6 +240,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--smoke", action="store_true", help="tiny run (40 photos, 1 epoch each)")
     p.add_argument("--data-only", action="store_true")
     add_stress_options(p, default_n=500)
+    p.set_defaults(stress_seeds=STRESS_SEEDS)
     p.add_argument("--locator-init", type=Path, help="a shipped locator (.onnx) to train the locator on from")
     p.add_argument("--locator-lr", type=float, default=4e-3, help="the locator's peak learning rate")
     p.add_argument(
@@ -247,6 +250,8 @@ def main(argv: list[str] | None = None) -> None:
     command = command_line("vision.training.train_mediterraneo", argv)
     if args.smoke:
         args.n, args.locator_epochs, args.cell_epochs = 40, 1, 1
+        if args.stress_seeds == STRESS_SEEDS:
+            args.stress_n = 10
     torch.set_num_threads(1)  # a shared machine: one core
     spec = DataSpec(n=args.n)
     t0 = time.perf_counter()
