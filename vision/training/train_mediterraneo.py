@@ -72,10 +72,6 @@ def _locator_validation(net: torch.nn.Module, sets: list, photos: np.ndarray) ->
     }
 
 
-def _in_words(val: dict) -> str:
-    return ", ".join(f"{k} loss {v['loss']:.4f} sea IoU {v['cells_iou']:.3f}" for k, v in val.items())
-
-
 def train_locator(
     data: dict[str, np.ndarray],
     epochs: int,
@@ -109,15 +105,15 @@ def train_locator(
     info: dict = {"epochs": epochs, "peak_lr": lr}
     if init is not None:
         info["continued_from"] = str(init)
-        log(f"  locator before training: val {_in_words(_locator_validation(net, sets, valid))}")
+        log(f"  locator before training: val {loc._in_words(_locator_validation(net, sets, valid))}")
     for epoch in range(epochs):
         jobs = mixed_batches([train] * 2, batch, rng)  # whole photos and windows
         total = loc.train_epoch(net, sets, jobs, rng, opt, sched)
         info["val"] = _locator_validation(net, sets, valid)
-        line = f"  locator epoch {epoch + 1}/{epochs}: train loss {total / len(jobs):.4f}, val {_in_words(info['val'])}"
+        line = f"  locator epoch {epoch + 1}/{epochs}: train loss {total / len(jobs):.4f}, val {loc._in_words(info['val'])}"
         if stress_valid is not None:
             info["stress_val"] = _locator_validation(net, sets, stress_valid)
-            line += f"; stress {_in_words(info['stress_val'])}"
+            line += f"; stress {loc._in_words(info['stress_val'])}"
         log(f"{line} ({time.perf_counter() - t0:.0f} s)")
     return net, info | {"train_s": round(time.perf_counter() - t0, 1)}
 
@@ -257,16 +253,19 @@ def main(argv: list[str] | None = None) -> None:
     t0 = time.perf_counter()
     data, t_data = build_data(spec, build_dataset)
     stress_sets = stress_specs(spec, args.stress_seeds, args.stress_n)
+    stress_data = []
     for extra in stress_sets:
-        t_data += build_data(extra, build_dataset)[1]
+        more, seconds = build_data(extra, build_dataset)
+        stress_data.append(more)
+        t_data += seconds
     if args.data_only:
         return
     stress_valid = None
     if stress_sets:  # one data set, the first set's photos first; the stress sets' first photos held out too
-        data = merge_sets(
-            [data, *(build_dataset(extra) for extra in stress_sets)], [spec.n, *(x.n for x in stress_sets)]
-        )
-        stress_valid = spec.n + np.arange(n_valid(stress_sets[0].n))
+        data = merge_sets([data, *stress_data], [spec.n, *(x.n for x in stress_sets)])
+        del stress_data
+        first = stress_sets[0].n
+        stress_valid = spec.n + np.arange(min(n_valid(first), first // 2))  # (a tiny set still trains)
     if args.only in (None, "cells"):
         run_cells(
             data, spec, args.out_dir / "mediterraneo-cells.onnx", args.cell_epochs, args.seed,
