@@ -27,8 +27,8 @@ def test_a_stress_set_draws_every_second_photo_from_the_stress_world_and_the_res
     assert stress.cache_path() != DataSpec(seed=2, n=10).cache_path()
 
 
+@pytest.mark.train  # (torch: the `train` extra)
 def test_the_cell_crops_of_both_validation_sets_are_held_out_and_seagulls_repeated():
-    pytest.importorskip("torch")
     from vision.mediterraneo.cells import HEADS
     from vision.training.train_mediterraneo import SEAGULL_REPEAT, split_cells
 
