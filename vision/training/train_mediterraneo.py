@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -171,7 +172,7 @@ def run_cells(
     log=print,
     *,
     stress_photos: np.ndarray | None = None,
-    stress_sets: list[DataSpec] = (),
+    stress_sets: Sequence[DataSpec] = (),
     hard_light: float = HARD_LIGHT,
     command: str = "",
 ) -> dict:
