@@ -5,7 +5,6 @@ file, written as ONNX files the reader loads, their metadata saying how they wer
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
@@ -50,13 +49,6 @@ def test_the_cell_crops_of_both_validation_sets_are_held_out_and_seagulls_repeat
     assert (train_y[:, 0] == gull).sum() == SEAGULL_REPEAT
 
 
-def _scorecam_meta(path: Path) -> dict:
-    import onnx
-
-    meta = {p.key: p.value for p in onnx.load(str(path)).metadata_props}
-    return json.loads(meta["scorecam"])
-
-
 @pytest.mark.train
 def test_a_tiny_run_with_stress_photos_writes_a_locator_and_a_cell_model_the_reader_loads(tmp_path):
     from vision.errors import PhotoError
@@ -68,20 +60,21 @@ def test_a_tiny_run_with_stress_photos_writes_a_locator_and_a_cell_model_the_rea
     shipped = ROOT / "models" / "mediterraneo-locator.onnx"
     common = ["--smoke", "--out-dir", str(tmp_path), "--stress-seeds", "4", "--stress-n", "20"]
     main([*common, "--locator-init", str(shipped), "--locator-lr", "1e-3"])
-    locator, cells = tmp_path / "mediterraneo-locator.onnx", tmp_path / "mediterraneo-cells.onnx"
+    # the reader takes both files as they are, with the metadata they carry
+    locator = load_locator(str(tmp_path / "mediterraneo-locator.onnx"))
+    cells = load_cell_model(str(tmp_path / "mediterraneo-cells.onnx"))
     sets = [{"seed": 4, "photos": 20, "stress_every": 2}]
-    loc_training = _scorecam_meta(locator)["training"]
+    loc_training = locator.meta["training"]
     assert loc_training["continued_from"] == str(shipped) and loc_training["stress_sets"] == sets
     assert set(loc_training["stress_val"]) == {"photo", "window"}
     assert loc_training["command"].startswith("python -m vision.training.train_mediterraneo --smoke")
-    cell_meta = _scorecam_meta(cells)
+    cell_meta = cells.metadata
     assert cell_meta["training"]["stress_sets"] == sets and cell_meta["training"]["hard_light"] > 0
     stress_val = cell_meta["metrics"]["stress_validation"]
     assert stress_val["crops"] > 0 and 0.0 <= stress_val["content"] <= 1.0
-    # the reader takes both files as they are
     photo = read_photo(sorted((ROOT / "samples" / "mediterraneo").glob("*.jpg"))[0])
     try:
-        _, reading = read_sea(photo, locator=load_locator(str(locator)), cells=load_cell_model(str(cells)))
+        _, reading = read_sea(photo, locator=locator, cells=cells)
     except PhotoError:  # a tiny model may find no sea: that is said, not a crash
         return
     assert all(np.isfinite(r.confidence) for r in reading.readings)
