@@ -1,7 +1,8 @@
 """`python -m vision.training.train_mediatore` end to end on a tiny run (the `train` extra; `make
 test-slow`): a locator trained on from the shipped one with a set of stress photos added, and a
-corner model, both written as ONNX files the reader loads, their metadata saying how they were made.
-The photos are cached under build/mediatore-data/ like any training run's."""
+corner model (two located sets, hard light on half its crops), both written as ONNX files the
+reader loads, their metadata saying how they were made. The photos are cached under
+build/mediatore-data/ like any training run's."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ def test_a_tiny_run_from_the_shipped_locator_with_stress_photos_writes_both_mode
 
     argv = ["--smoke", "--out-dir", str(tmp_path), "--stress-seeds", "4", "--stress-n", "8"]
     argv += ["--locator-init", str(ROOT / "models" / "mediatore-locator.onnx"), "--located-photos", "8"]
+    argv += ["--located-seeds", "3,8", "--located-stress-every", "2", "--hard-light", "0.5"]
     main(argv)
     locator, corners = tmp_path / "mediatore-locator.onnx", tmp_path / "mediatore-corners.onnx"
     meta = {p.key: p.value for p in onnx.load(str(locator)).metadata_props}
@@ -33,8 +35,10 @@ def test_a_tiny_run_from_the_shipped_locator_with_stress_photos_writes_both_mode
     assert training["stress_sets"] == [{"seed": 4, "photos": 8, "stress_every": 2}]
     assert training["command"].startswith("python -m vision.training.train_mediatore --smoke")
     meta = {p.key: p.value for p in onnx.load(str(corners)).metadata_props}
-    sets = json.loads(meta["scorecam"])["training"]["data"]
-    assert [(s["seed"], s["stress_every"]) for s in sets] == [(1, 4), (4, 2), (3, 4)]  # located last
+    training = json.loads(meta["scorecam"])["training"]
+    sets = training["data"]  # the located sets last, one a seed
+    assert [(s["seed"], s["stress_every"]) for s in sets] == [(1, 4), (4, 2), (3, 2), (8, 2)]
+    assert training["hard_light"] == 0.5
     # the reader takes both files as they are
     photo = sorted((ROOT / "samples" / "mediatore").glob("*.jpg"))[1]
     try:

@@ -51,6 +51,9 @@ CORNER_BLOCKS = ((16, 2), (32, 2), (32, 1), (64, 2), (64, 1))  # 48 px -> 6 x 6
 CORNER_POOL = 3
 VALID_SHARE = 20  # photos 0 .. n/20 - 1 are validation
 WINDOW = (224, 320)  # the locator trains on windows of the stored pictures (fully convolutional)
+# share of corner crops under the hard end of the light (mondo_tiles_model.hard_light): the stress
+# world's cards were missed under overexposure, casts and shadow edges (corners read under READ_MIN)
+HARD_LIGHT = 0.35
 
 
 # ------------------------------------------------------------------------------------------ locator
@@ -156,6 +159,7 @@ def run_corners(
     seed: int,
     command: str,
     log=print,
+    hard_light: float = HARD_LIGHT,
 ) -> dict:
     """The corner model on the crops of every set (the first 1/20 of each set's photos: validation)."""
     spec = sets[0][0]
@@ -167,7 +171,8 @@ def run_corners(
     torch.manual_seed(seed)
     model = TileNet(HEADS, CORNER_BLOCKS, CORNER_POOL, hidden=96)
     t0 = time.perf_counter()
-    config = TrainConfig(epochs=epochs, batch=64, lr=3e-3, seed=seed, turns=False)  # crops come turned
+    # (crops come turned: no turns)
+    config = TrainConfig(epochs=epochs, batch=64, lr=3e-3, seed=seed, turns=False, hard_light=hard_light)
     logits, temps, accuracy = fit_crop_model(model, train_x, train_y, valid_x, valid_y, config, HEADS, log)
     is_corner = valid_y[:, 0] > 0
     card_right = (logits[0].argmax(1) == valid_y[:, 0]) & (logits[1].argmax(1) == valid_y[:, 1])
@@ -193,6 +198,7 @@ def run_corners(
         "stress_every": spec.stress_every,
         "crops": int(len(train_x)),
         "epochs": epochs,
+        "hard_light": hard_light,
         "torch_seed": seed,
         "params": parameter_count(model),
         "train_s": round(time.perf_counter() - t0, 1),
@@ -214,14 +220,33 @@ class _CropSpec:
         self.metadata = {"input": {"crop_span": spec.crop_span, "crop_k": list(spec.crop_k)}}
 
 
-def _located(spec: DataSpec, locator_path: Path, n: int) -> tuple[LocatedSpec, dict[str, np.ndarray]]:
-    """The located crop set of ``n`` photos, found by the locator at ``locator_path``."""
+def located_specs(
+    spec: DataSpec, locator_path: Path, seeds: str, n: int, stress_every: int
+) -> list[LocatedSpec]:
+    """The located crop sets of ``n`` photos of each of ``seeds`` (comma-separated), found by the
+    locator at ``locator_path`` (its hash keys the cache)."""
     import hashlib
 
+    sha = hashlib.sha1(locator_path.read_bytes()).hexdigest()[:12]
+    return [
+        LocatedSpec(
+            seed=int(s),
+            n=n,
+            render_long_side=spec.render_long_side,
+            locator_sha=sha,
+            stress_every=stress_every,
+        )
+        for s in seeds.split(",")
+        if s
+    ]
+
+
+def _located(
+    spec: DataSpec, locator_path: Path, located: LocatedSpec
+) -> tuple[LocatedSpec, dict[str, np.ndarray]]:
+    """One located crop set, cut where the locator at ``locator_path`` finds corners."""
     from vision.mediatore.locate import load_locator
 
-    sha = hashlib.sha1(locator_path.read_bytes()).hexdigest()[:12]
-    located = LocatedSpec(n=n, render_long_side=spec.render_long_side, locator_sha=sha)
     locator = load_locator(str(locator_path))
     data, _ = build_data(located, build_located, locator=locator, corners=_CropSpec(spec))
     return located, data
@@ -244,9 +269,19 @@ def main(argv: list[str] | None = None) -> None:
         "--located-photos",
         type=int,
         default=300,
-        help="photos whose located corners the corner model learns from",
+        help="photos of each --located-seeds seed whose located corners the corner model learns from",
+    )
+    p.add_argument("--located-seeds", default="3", help="seeds (comma-separated) of the located photos")
+    p.add_argument(
+        "--located-stress-every",
+        type=int,
+        default=LocatedSpec.stress_every,
+        help="every this many-th located photo from the stress world",
     )
     add_stress_options(p, default_n=240)
+    p.add_argument(
+        "--hard-light", type=float, default=HARD_LIGHT, help="share of corner crops under a hard light"
+    )
     p.add_argument("--locator-from", type=Path, help="continue training the locator from these torch weights")
     p.add_argument("--locator-init", type=Path, help="a shipped locator (.onnx) to train the locator on from")
     p.add_argument("--locator-lr", type=float, default=4e-3, help="the locator's peak learning rate")
@@ -300,8 +335,15 @@ def main(argv: list[str] | None = None) -> None:
         print(f"wrote {out} ({out.stat().st_size / 1024:.0f} KiB, {params} parameters)", flush=True)
     if args.only in (None, "corners"):
         if args.located_photos:  # after the locator: crops where it finds corners, as the reader cuts them
-            sets.append(_located(spec, args.out_dir / "mediatore-locator.onnx", args.located_photos))
-        run_corners(sets, args.out_dir / "mediatore-corners.onnx", args.corner_epochs, args.seed, command)
+            locator_path = args.out_dir / "mediatore-locator.onnx"
+            for located in located_specs(
+                spec, locator_path, args.located_seeds, args.located_photos, args.located_stress_every
+            ):
+                sets.append(_located(spec, locator_path, located))
+        run_corners(
+            sets, args.out_dir / "mediatore-corners.onnx", args.corner_epochs, args.seed, command,
+            hard_light=args.hard_light,
+        )  # fmt: skip
     print(f"done in {time.perf_counter() - t0:.0f} s", flush=True)
 
 
