@@ -158,15 +158,15 @@ eval-snorkeling: $(STAMP)
 model-mediatore: $(TRAIN_STAMP)
 	$(BIN)/python -m vision.training.train_mediatore --out-dir $(MODELS) $(TRAIN_ARGS)
 
-# The Mediatore figures of models/README.md: held-out 12 MP photos (seeds 9664 and 9665, never used in
-# training or development; EVAL_MEDIATORE_N photos of seed 9664; earlier figures were of 9650/9651,
-# 9654/9655, 9658/9659, 9662/9663).
+# The Mediatore figures of models/README.md: held-out 12 MP photos (seeds 9666 and 9667, never used in
+# training or development; EVAL_MEDIATORE_N photos of seed 9666; earlier figures were of 9650/9651,
+# 9654/9655, 9658/9659, 9662/9663, 9664/9665).
 EVAL_MEDIATORE_N ?= 500
 eval-mediatore: $(STAMP)
-	$(BIN)/scorecam synth mediatore --n $(EVAL_MEDIATORE_N) --seed 9664 --out build/fresh-mediatore-9664 --jobs 2
-	$(BIN)/scorecam eval build/fresh-mediatore-9664 --out build/eval-mediatore-9664.json
-	$(BIN)/scorecam synth mediatore --n 200 --seed 9665 --stress --out build/fresh-mediatore-9665-stress --jobs 2
-	$(BIN)/scorecam eval build/fresh-mediatore-9665-stress --out build/eval-mediatore-9665-stress.json
+	$(BIN)/scorecam synth mediatore --n $(EVAL_MEDIATORE_N) --seed 9666 --out build/fresh-mediatore-9666 --jobs 2
+	$(BIN)/scorecam eval build/fresh-mediatore-9666 --out build/eval-mediatore-9666.json
+	$(BIN)/scorecam synth mediatore --n 200 --seed 9667 --stress --out build/fresh-mediatore-9667-stress --jobs 2
+	$(BIN)/scorecam eval build/fresh-mediatore-9667-stress --out build/eval-mediatore-9667-stress.json
 
 # The figures of models/README.md: held-out 12 MP photos (seed 9018, never used in training or development;
 # earlier figures were of seeds 9017, 9016, ...). Read with each island's grid as its game states it (3x3,

@@ -12,10 +12,12 @@ one too covered to read) and suit. Training photos use seeds below 9000 only; si
 normalisation and labels go into each file's "scorecam" metadata. One process, one torch thread.
 With ``--fine-photos N`` the corner model also learns from N photos rendered at 3200 px
 (``mediatore_data.FINE``, crops only): the sharper corners of a 12 MP photo (not used for the
-shipped model: too slow to render on the shared machine). With ``--stress-seeds 4,5`` both models
-also learn from ``--stress-n`` photos of each seed, every second from the stress world;
-``--locator-init FILE.onnx`` trains the locator on from a shipped one (models/README.md has the
-commands the shipped models were made with).
+shipped model: too slow to render on the shared machine). Both models also learn from
+``--stress-n`` photos of each of ``--stress-seeds`` (4, 5, 6, 7), every second from the stress world,
+and the corner model from the located crops of ``--located-seeds`` (3, 8), under a hard light on
+``--hard-light`` of them; ``--locator-init FILE.onnx`` trains the locator on from a shipped one
+(models/README.md has the commands the shipped models were made with: a chain of runs on from one
+another, which this one-process default, a locator from scratch, was not re-run to match).
 """
 
 from __future__ import annotations
@@ -54,6 +56,9 @@ WINDOW = (224, 320)  # the locator trains on windows of the stored pictures (ful
 # share of corner crops under the hard end of the light (mondo_tiles_model.hard_light): the stress
 # world's cards were missed under overexposure, casts and shadow edges (corners read under READ_MIN)
 HARD_LIGHT = 0.35
+# the data the shipped models learnt from beside seed 1 (models/README.md, "Mediatore")
+STRESS_SEEDS = "4,5,6,7"  # --stress-n photos each, every second from the stress world
+LOCATED_SEEDS = "3,8"  # --located-photos each, every --located-stress-every-th from the stress world
 
 
 # ------------------------------------------------------------------------------------------ locator
@@ -257,7 +262,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--out-dir", type=Path, default=Path("models"))
     p.add_argument("--n", type=int, default=DataSpec.n, help="simulated training photos (seed 1)")
     p.add_argument("--locator-epochs", type=int, default=8)
-    p.add_argument("--corner-epochs", type=int, default=12)
+    p.add_argument("--corner-epochs", type=int, default=16)
     p.add_argument("--seed", type=int, default=0, help="torch and augmentation seed")
     p.add_argument("--only", choices=("locator", "corners"), help="train one model")
     p.add_argument("--smoke", action="store_true", help="tiny run (40 photos, 1 epoch each)")
@@ -271,14 +276,17 @@ def main(argv: list[str] | None = None) -> None:
         default=300,
         help="photos of each --located-seeds seed whose located corners the corner model learns from",
     )
-    p.add_argument("--located-seeds", default="3", help="seeds (comma-separated) of the located photos")
+    p.add_argument(
+        "--located-seeds", default=LOCATED_SEEDS, help="seeds (comma-separated) of the located photos"
+    )
     p.add_argument(
         "--located-stress-every",
         type=int,
-        default=LocatedSpec.stress_every,
+        default=2,
         help="every this many-th located photo from the stress world",
     )
     add_stress_options(p, default_n=240)
+    p.set_defaults(stress_seeds=STRESS_SEEDS)
     p.add_argument(
         "--hard-light", type=float, default=HARD_LIGHT, help="share of corner crops under a hard light"
     )
