@@ -176,7 +176,7 @@ def run_corners(
     torch.manual_seed(seed)
     model = TileNet(HEADS, CORNER_BLOCKS, CORNER_POOL, hidden=96)
     t0 = time.perf_counter()
-    # (crops come turned: no turns)
+    # turns=False: the crops come turned, either way up
     config = TrainConfig(epochs=epochs, batch=64, lr=3e-3, seed=seed, turns=False, hard_light=hard_light)
     logits, temps, accuracy = fit_crop_model(model, train_x, train_y, valid_x, valid_y, config, HEADS, log)
     is_corner = valid_y[:, 0] > 0
@@ -265,7 +265,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--corner-epochs", type=int, default=16)
     p.add_argument("--seed", type=int, default=0, help="torch and augmentation seed")
     p.add_argument("--only", choices=("locator", "corners"), help="train one model")
-    p.add_argument("--smoke", action="store_true", help="tiny run (40 photos, 1 epoch each)")
+    p.add_argument("--smoke", action="store_true", help="tiny run (40 photos, 1 epoch each, few more)")
     p.add_argument("--data-only", action="store_true")
     p.add_argument(
         "--fine-photos", type=int, default=0, help="also train the corner model on N photos at 3200 px"
@@ -300,6 +300,9 @@ def main(argv: list[str] | None = None) -> None:
     command = command_line("vision.training.train_mediatore", argv)
     if args.smoke:
         args.n, args.locator_epochs, args.corner_epochs, args.locator_more_epochs = 40, 1, 1, 1
+        args.located_photos = min(args.located_photos, 10)
+        if args.stress_seeds == STRESS_SEEDS:  # (the default sets, tiny)
+            args.stress_n = 10
     torch.set_num_threads(1)  # a shared machine: one core
     spec = DataSpec(n=args.n)
     t0 = time.perf_counter()
