@@ -93,11 +93,12 @@ def build_maps_and_crops(
     return write_cache(spec, data)
 
 
-def add_stress_options(parser: Any, default_n: int) -> None:
-    """``--stress-seeds`` and ``--stress-n`` on a training command (``stress_specs``)."""
+def add_stress_options(parser: Any, default_n: int, default_seeds: str = "") -> None:
+    """``--stress-seeds`` (``default_seeds``: the sets a shipped model learnt from) and ``--stress-n``
+    on a training command (``stress_specs``)."""
     parser.add_argument(
         "--stress-seeds",
-        default="",
+        default=default_seeds,
         help="more training photos: seeds (comma-separated) of --stress-n photos each, every second one "
         "from the stress world",
     )

@@ -285,8 +285,7 @@ def main(argv: list[str] | None = None) -> None:
         default=2,
         help="every this many-th located photo from the stress world",
     )
-    add_stress_options(p, default_n=240)
-    p.set_defaults(stress_seeds=STRESS_SEEDS)
+    add_stress_options(p, default_n=240, default_seeds=STRESS_SEEDS)
     p.add_argument(
         "--hard-light", type=float, default=HARD_LIGHT, help="share of corner crops under a hard light"
     )

@@ -236,8 +236,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--only", choices=("locator", "cells"), help="train one model")
     p.add_argument("--smoke", action="store_true", help="tiny run (40 photos, 1 epoch each)")
     p.add_argument("--data-only", action="store_true")
-    add_stress_options(p, default_n=500)
-    p.set_defaults(stress_seeds=STRESS_SEEDS)
+    add_stress_options(p, default_n=500, default_seeds=STRESS_SEEDS)
     p.add_argument("--locator-init", type=Path, help="a shipped locator (.onnx) to train the locator on from")
     p.add_argument("--locator-lr", type=float, default=4e-3, help="the locator's peak learning rate")
     p.add_argument(
