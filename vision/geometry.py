@@ -6,6 +6,8 @@ Quads are 4x2 float32 arrays of image xy in the order top-left, top-right, botto
 
 from __future__ import annotations
 
+import itertools
+
 import cv2
 import numpy as np
 
@@ -60,6 +62,23 @@ def crop_quads(image: np.ndarray, quads: np.ndarray, size: int, margin: float = 
             image, h, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
         )
     return out
+
+
+def turned_quads(
+    quad: np.ndarray, turns: tuple[float, ...], shifts: tuple[float, ...] = (0.0,)
+) -> np.ndarray:
+    """(len(turns) * len(shifts)**2, 4, 2) `quad` turned about its middle by each turn (degrees) and
+    shifted by each (dx, dy) of `shifts` (in its own sides), on the plane it lies in: through the
+    quad's own perspective, in image px."""
+    unit = unit_square()
+    to_image = cv2.getPerspectiveTransform(unit, np.asarray(quad, np.float32))
+    out = []
+    for turn, dx, dy in itertools.product(turns, shifts, shifts):
+        t = np.radians(turn)
+        rotation = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+        square = (unit - 0.5) @ rotation.T + 0.5 + np.array([dx, dy])
+        out.append(cv2.perspectiveTransform(square.astype(np.float32)[None], to_image)[0])
+    return np.stack(out).astype(np.float32)
 
 
 def quad_middle(quad: np.ndarray) -> np.ndarray:

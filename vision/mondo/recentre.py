@@ -7,6 +7,11 @@ that fits no kit face well is looked at again at a few shifted places around its
 each, cheap), and the crop that shows a whole kit tile best replaces it, read in all four turns like
 every other cell, when it shows a whole tile there. A cell whose first crop already holds a whole
 tile is left alone.
+
+Two things a moved crop may find that are not this cell's tile, and so are not taken: a neighbour's
+tile (tiles never overlap, so the crop must keep clear of every other tile), and a loose tile lying
+against the island at a slant (hand-laid tiles lie within 10 degrees of the grid: a tile that shows
+itself better to crops turned 25-35 degrees lies loose).
 """
 
 from __future__ import annotations
@@ -15,21 +20,33 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
+from vision.geometry import turned_quads
 from vision.mondo.decode import PRESENT, PROB_FLOOR, CandidateTable
 
 # A cell whose best kit face scores below this (log-likelihood of all heads together, with
 # p(tile)) is looked at again; GOOD_TILE_LL of the reader is the same line.
 RECENTRE_BELOW = -0.5
-# Shifts tried, in cells along the crop's own sides: two rings of eight around the crop.
+# Shifts tried, in cells along the crop's own sides: three rings of eight around the crop. The
+# outer ring reaches a tile pushed a third of a cell out of line on a grid itself a little off
+# (a small, steep island): such tiles lay 0.4-0.45 cell from their crop on the stress photos.
 SHIFTS: tuple[tuple[float, float], ...] = tuple(
     (r * dx, r * dy)
-    for r in (0.15, 0.3)
+    for r in (0.15, 0.3, 0.45)
     for dx, dy in ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
 )
 # A shifted crop replaces the first one only when it fits a kit face by this much more (nats), and
 # then fits it well: a whole tile, not a better half.
 GAIN_NATS = 1.0
 WHOLE_TILE = -1.0
+# Two tiles never overlap: a moved crop whose middle comes nearer than this (in cells) to another
+# cell's tile is a neighbour's tile seen twice, not this cell's.
+MIN_APART = 0.75
+# Hand-laid tiles lie within 10 degrees of the grid; a loose tile beside the island lies at any
+# angle. A moved crop is turned on the table by these (degrees), and where a turned crop shows a
+# whole kit tile better than the crop on the grid's lines by SLANT_NATS, the tile lies slanted:
+# loose, not this cell's.
+SLANT_TURNS = (-35.0, -25.0, 25.0, 35.0)
+SLANT_NATS = 0.25
 
 # (quads in image px) -> crops; (crops) -> probabilities per head, one look or four turns
 Cropper = Callable[[np.ndarray], np.ndarray]
@@ -93,12 +110,41 @@ def recentre_cells(
         return out, new_quads, ()
     moved = np.stack([tries[k * len(SHIFTS) + best[k]] for k in np.flatnonzero(better)])
     final = read(crop(moved))
-    # keep a move only if the four-turn reading agrees that the tile is whole there
+    # keep a move only if the four-turn reading agrees that the tile is whole there, and where it
+    # takes no other cell's tile: the best fits first
     final_fit = kit_fit(final, table)
     keep = (final_fit > fit[moving] + GAIN_NATS) & (final_fit > WHOLE_TILE)
-    for j in np.flatnonzero(keep):
+    along_grid = top[better]
+    turned = turned_quads_of(moved)
+    turned_fit = kit_fit(look(crop(turned)), table).reshape(len(moved), -1).max(axis=1)
+    keep &= turned_fit <= along_grid + SLANT_NATS
+    tile = table.labels[PRESENT].index("tile")
+    holds_tile = np.asarray(out[PRESENT])[:, tile] > 0.5
+    kept = []
+    for j in sorted(np.flatnonzero(keep), key=lambda j: -final_fit[j]):
         i = int(moving[j])
+        others = np.flatnonzero(holds_tile & (np.arange(len(new_quads)) != i))
+        if apart(moved[j], new_quads[others]) < MIN_APART:
+            continue
         for head in out:
             out[head][i] = final[head][j]
         new_quads[i] = moved[j]
-    return out, new_quads, tuple(int(i) for i in moving[keep])
+        holds_tile[i] = True
+        kept.append(i)
+    return out, new_quads, tuple(sorted(kept))
+
+
+def turned_quads_of(quads: np.ndarray) -> np.ndarray:
+    """(len(quads) * len(SLANT_TURNS), 4, 2) each quad turned by each of SLANT_TURNS."""
+    return np.concatenate([turned_quads(q, SLANT_TURNS) for q in quads])
+
+
+def apart(quad: np.ndarray, others: np.ndarray) -> float:
+    """The least distance from the middle of `quad` to the middles of `others` (k, 4, 2), in
+    `quad`'s own cell sides; infinite without others."""
+    if not len(others):
+        return float("inf")
+    q = np.asarray(quad, np.float64)
+    side = float(np.mean(np.hypot(*(q - np.roll(q, 1, 0)).T)))
+    middles = np.asarray(others, np.float64).mean(axis=1)
+    return float(np.hypot(*(middles - q.mean(0)).T).min()) / side

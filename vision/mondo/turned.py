@@ -14,11 +14,9 @@ island.
 
 from __future__ import annotations
 
-import itertools
-
-import cv2
 import numpy as np
 
+from vision.geometry import turned_quads
 from vision.mondo.checks import TURNED_TILE, Check
 from vision.mondo.decode import CandidateTable
 from vision.mondo.recentre import WHOLE_TILE, Cropper, Reader, candidate_fits
@@ -27,20 +25,6 @@ from vision.mondo.recentre import WHOLE_TILE, Cropper, Reader, candidate_fits
 # the 10 degrees a hand-laid tile may lie off the grid.
 TURNS = (-40.0, -30.0, -20.0, 20.0, 30.0, 40.0)
 SHIFTS = (-0.2, 0.0, 0.2)
-_UNIT = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
-
-
-def turned_quads(quad: np.ndarray) -> np.ndarray:
-    """(len(TURNS) * len(SHIFTS)**2, 4, 2) the space's quad turned about its middle and shifted, on
-    the table (through the quad's own perspective), in image px."""
-    to_image = cv2.getPerspectiveTransform(_UNIT, np.asarray(quad, np.float32))
-    out = []
-    for turn, dx, dy in itertools.product(TURNS, SHIFTS, SHIFTS):
-        t = np.radians(turn)
-        rotation = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
-        square = (_UNIT - 0.5) @ rotation.T + 0.5 + np.array([dx, dy])
-        out.append(cv2.perspectiveTransform(square.astype(np.float32)[None], to_image)[0])
-    return np.stack(out).astype(np.float32)
 
 
 def turned_tile_checks(
@@ -56,7 +40,7 @@ def turned_tile_checks(
     of quads, `look` reads them once."""
     if not empty:
         return ()
-    tries = np.concatenate([turned_quads(cell_quads[r * grid + c]) for r, c in empty])
+    tries = np.concatenate([turned_quads(cell_quads[r * grid + c], TURNS, SHIFTS) for r, c in empty])
     fronts = np.array([t.component is not None and t.component.face != "back" for t in table.tiles])
     fit = candidate_fits(look(crop(tries)), table)[:, fronts].max(axis=1)
     per_space = fit.reshape(len(empty), -1).max(axis=1)
