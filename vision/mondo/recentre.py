@@ -8,10 +8,9 @@ each, cheap), and the crop that shows a whole kit tile best replaces it, read in
 every other cell, when it shows a whole tile there. A cell whose first crop already holds a whole
 tile is left alone.
 
-Two things a moved crop may find that are not this cell's tile, and so are not taken: a neighbour's
-tile (tiles never overlap, so the crop must keep clear of every other tile), and a loose tile lying
-against the island at a slant (hand-laid tiles lie within 10 degrees of the grid: a tile that shows
-itself better to crops turned 25-35 degrees lies loose).
+A moved crop may find a tile that is not this cell's: a loose tile lying against the island at a
+slant. Hand-laid tiles lie within 10 degrees of the grid, so a front that shows itself better to
+crops turned 25-35 degrees lies loose (a back, one terrain all over, fits any turn: it says nothing).
 """
 
 from __future__ import annotations
@@ -38,13 +37,10 @@ SHIFTS: tuple[tuple[float, float], ...] = tuple(
 # then fits it well: a whole tile, not a better half.
 GAIN_NATS = 1.0
 WHOLE_TILE = -1.0
-# Two tiles never overlap: a moved crop whose middle comes nearer than this (in cells) to another
-# cell's tile is a neighbour's tile seen twice, not this cell's.
-MIN_APART = 0.75
 # Hand-laid tiles lie within 10 degrees of the grid; a loose tile beside the island lies at any
-# angle. A moved crop is turned on the table by these (degrees), and where a turned crop shows a
-# whole kit tile better than the crop on the grid's lines by SLANT_NATS, the tile lies slanted:
-# loose, not this cell's.
+# angle. A moved crop whose tile reads front up is turned on the table by these (degrees), and
+# where a turned crop shows a whole kit tile better than the crop on the grid's lines by
+# SLANT_NATS, the tile lies slanted: loose, not this cell's.
 SLANT_TURNS = (-35.0, -25.0, 25.0, 35.0)
 SLANT_NATS = 0.25
 
@@ -110,41 +106,25 @@ def recentre_cells(
         return out, new_quads, ()
     moved = np.stack([tries[k * len(SHIFTS) + best[k]] for k in np.flatnonzero(better)])
     final = read(crop(moved))
-    # keep a move only if the four-turn reading agrees that the tile is whole there, and where it
-    # takes no other cell's tile: the best fits first
+    # keep a move only if the four-turn reading agrees that the tile is whole there, and the tile
+    # does not lie slanted
     final_fit = kit_fit(final, table)
     keep = (final_fit > fit[moving] + GAIN_NATS) & (final_fit > WHOLE_TILE)
     along_grid = top[better]
     turned = turned_quads_of(moved)
     turned_fit = kit_fit(look(crop(turned)), table).reshape(len(moved), -1).max(axis=1)
-    keep &= turned_fit <= along_grid + SLANT_NATS
-    tile = table.labels[PRESENT].index("tile")
-    holds_tile = np.asarray(out[PRESENT])[:, tile] > 0.5
-    kept = []
-    for j in sorted(np.flatnonzero(keep), key=lambda j: -final_fit[j]):
+    # a back shows one terrain all over and fits turned crops as well as straight ones: only a
+    # front says how it lies
+    front = np.asarray(final["face"])[:, table.labels["face"].index("front")] > 0.5
+    keep &= ~front | (turned_fit <= along_grid + SLANT_NATS)
+    for j in np.flatnonzero(keep):
         i = int(moving[j])
-        others = np.flatnonzero(holds_tile & (np.arange(len(new_quads)) != i))
-        if apart(moved[j], new_quads[others]) < MIN_APART:
-            continue
         for head in out:
             out[head][i] = final[head][j]
         new_quads[i] = moved[j]
-        holds_tile[i] = True
-        kept.append(i)
-    return out, new_quads, tuple(sorted(kept))
+    return out, new_quads, tuple(int(i) for i in moving[keep])
 
 
 def turned_quads_of(quads: np.ndarray) -> np.ndarray:
     """(len(quads) * len(SLANT_TURNS), 4, 2) each quad turned by each of SLANT_TURNS."""
     return np.concatenate([turned_quads(q, SLANT_TURNS) for q in quads])
-
-
-def apart(quad: np.ndarray, others: np.ndarray) -> float:
-    """The least distance from the middle of `quad` to the middles of `others` (k, 4, 2), in
-    `quad`'s own cell sides; infinite without others."""
-    if not len(others):
-        return float("inf")
-    q = np.asarray(quad, np.float64)
-    side = float(np.mean(np.hypot(*(q - np.roll(q, 1, 0)).T)))
-    middles = np.asarray(others, np.float64).mean(axis=1)
-    return float(np.hypot(*(middles - q.mean(0)).T).min()) / side
