@@ -28,11 +28,15 @@ RECENTRE_BELOW = -0.5
 # Shifts tried, in cells along the crop's own sides: three rings of eight around the crop. The
 # outer ring reaches a tile pushed a third of a cell out of line on a grid itself a little off
 # (a small, steep island): such tiles lay 0.4-0.45 cell from their crop on the stress photos.
-SHIFTS: tuple[tuple[float, float], ...] = tuple(
-    (r * dx, r * dy)
-    for r in (0.15, 0.3, 0.45)
-    for dx, dy in ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
+_EIGHT = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
+INNER_SHIFTS: tuple[tuple[float, float], ...] = tuple(
+    (r * dx, r * dy) for r in (0.15, 0.3) for dx, dy in _EIGHT
 )
+SHIFTS = INNER_SHIFTS + tuple((0.45 * dx, 0.45 * dy) for dx, dy in _EIGHT)
+# The outer ring only on a grid whose own crops already show this many whole kit tiles: moving a
+# crop that far refines an island seen, and on a grid laid over something else (a damaged photo's
+# grey, a sea of cards) it finds "tiles" in anything (the reader's MIN_TILES).
+OUTER_RING_AFTER = 3
 # A shifted crop replaces the first one only when it fits a kit face by this much more (nats), and
 # then fits it well: a whole tile, not a better half.
 GAIN_NATS = 1.0
@@ -96,15 +100,16 @@ def recentre_cells(
     new_quads = np.array(quads, np.float32, copy=True)
     if not len(doubtful):
         return out, new_quads, ()
-    tries = np.concatenate([shifted_quads(quads[i]) for i in doubtful])
-    tried_fit = kit_fit(look(crop(tries)), table).reshape(len(doubtful), len(SHIFTS))
+    shifts = SHIFTS if np.count_nonzero(fit > WHOLE_TILE) >= OUTER_RING_AFTER else INNER_SHIFTS
+    tries = np.concatenate([shifted_quads(quads[i], shifts) for i in doubtful])
+    tried_fit = kit_fit(look(crop(tries)), table).reshape(len(doubtful), len(shifts))
     best = np.argmax(tried_fit, axis=1)
     top = tried_fit[np.arange(len(doubtful)), best]
     better = (top > fit[doubtful] + GAIN_NATS) & (top > WHOLE_TILE)
     moving = doubtful[better]
     if not len(moving):
         return out, new_quads, ()
-    moved = np.stack([tries[k * len(SHIFTS) + best[k]] for k in np.flatnonzero(better)])
+    moved = np.stack([tries[k * len(shifts) + best[k]] for k in np.flatnonzero(better)])
     final = read(crop(moved))
     # keep a move only if the four-turn reading agrees that the tile is whole there, and the tile
     # does not lie slanted
