@@ -115,21 +115,17 @@ def recentre_cells(
     # does not lie slanted
     final_fit = kit_fit(final, table)
     keep = (final_fit > fit[moving] + GAIN_NATS) & (final_fit > WHOLE_TILE)
-    along_grid = top[better]
-    turned = turned_quads_of(moved)
-    turned_fit = kit_fit(look(crop(turned)), table).reshape(len(moved), -1).max(axis=1)
     # a back shows one terrain all over and fits turned crops as well as straight ones: only a
-    # front says how it lies
+    # front says how it lies, so only the fronts about to be taken are turned
     front = np.asarray(final["face"])[:, table.labels["face"].index("front")] > 0.5
-    keep &= ~front | (turned_fit <= along_grid + SLANT_NATS)
+    tested = np.flatnonzero(keep & front)
+    if len(tested):
+        turned = np.concatenate([turned_quads(q, SLANT_TURNS) for q in moved[tested]])
+        turned_fit = kit_fit(look(crop(turned)), table).reshape(len(tested), -1).max(axis=1)
+        keep[tested] = turned_fit <= top[better][tested] + SLANT_NATS
     for j in np.flatnonzero(keep):
         i = int(moving[j])
         for head in out:
             out[head][i] = final[head][j]
         new_quads[i] = moved[j]
     return out, new_quads, tuple(int(i) for i in moving[keep])
-
-
-def turned_quads_of(quads: np.ndarray) -> np.ndarray:
-    """(len(quads) * len(SLANT_TURNS), 4, 2) each quad turned by each of SLANT_TURNS."""
-    return np.concatenate([turned_quads(q, SLANT_TURNS) for q in quads])
