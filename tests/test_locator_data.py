@@ -40,11 +40,14 @@ def test_the_stress_data_is_cached_apart_from_the_everyday_data():
 
 
 @pytest.mark.train
-@pytest.mark.parametrize("name", ["mondo-locator", "snorkeling-locator", "mediatore-locator"])
-def test_a_shipped_locator_trained_on_starts_from_exactly_what_the_file_computes(root, name):
+@pytest.mark.parametrize(
+    ("name", "atol"), [("mondo-locator", 1e-5), ("snorkeling-locator", 1e-5), ("mediatore-locator", 0.06)]
+)
+def test_a_shipped_locator_trained_on_starts_from_exactly_what_the_file_computes(root, name, atol):
     """`train_locator --init-from`: the net rebuilt from the ONNX file (batch norms folded into the
     convolutions by the export) draws the same maps as the file, and its frozen batch norms stay so
-    while it trains."""
+    while it trains. The Mediatore locator is quantised (8-bit weights read back, in float): its
+    maps differ by the file's 8-bit activations alone, a few hundredths of a probability."""
     import onnxruntime as ort
     import torch  # the `train` extra
 
@@ -56,7 +59,7 @@ def test_a_shipped_locator_trained_on_starts_from_exactly_what_the_file_computes
     session = ort.InferenceSession(str(model), providers=["CPUExecutionProvider"])
     expected = session.run(None, {"image": x})[0]
     got = Exported(net).eval()(torch.from_numpy(x)).detach().numpy()
-    np.testing.assert_allclose(got, expected, atol=1e-5)
+    np.testing.assert_allclose(got, expected, atol=atol)
     pictures = np.zeros((2, 32, 32, 3), np.uint8)
     labels = np.zeros((2, 32, 32, 2), np.uint8)
     opt = torch.optim.SGD(net.parameters(), lr=0.0)

@@ -1,6 +1,6 @@
 """`python -m vision.training.train_mediatore` end to end on a tiny run (the `train` extra; `make
 test-slow`): a locator trained on from the shipped one with a set of stress photos added, and a
-corner model (two located sets, hard light on half its crops), both written as ONNX files the
+corner model (two located sets, hard light on half its crops), the locator quantised, both written as ONNX files the
 reader loads, their metadata saying how they were made. The photos are cached under
 build/mediatore-data/ like any training run's."""
 
@@ -34,6 +34,9 @@ def test_a_tiny_run_from_the_shipped_locator_with_stress_photos_writes_both_mode
     assert training["continued_from"].endswith("models/mediatore-locator.onnx")
     assert training["stress_sets"] == [{"seed": 4, "photos": 8, "stress_every": 2}]
     assert training["command"].startswith("python -m vision.training.train_mediatore --smoke")
+    quantized = json.loads(meta["scorecam"])["quantized"]  # calibrated on the reader's looks, 4 photos
+    assert quantized["calibration"]["photos"] == 4 and quantized["calibration"]["windows"] > 0
+    assert any(node.op_type == "QuantizeLinear" for node in onnx.load(str(locator)).graph.node)
     meta = {p.key: p.value for p in onnx.load(str(corners)).metadata_props}
     training = json.loads(meta["scorecam"])["training"]
     sets = training["data"]  # the located sets last, one a seed

@@ -27,4 +27,6 @@ def test_a_tiny_run_with_two_stress_sets_writes_a_model_the_reader_loads(tmp_pat
     assert training["command"].startswith("python -m vision.training.train_mondo_tiles --out")
     crops = np.zeros((3, model.input_size, model.input_size, 3), np.uint8)
     probs = model.run(crops)
-    assert set(probs) == set(model.heads) and all(np.allclose(p.sum(axis=1), 1, atol=1e-4) for p in probs.values())
+    assert set(probs) == set(model.heads) and all(
+        np.allclose(p.sum(axis=1), 1, atol=1e-4) for p in probs.values()
+    )

@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 import onnxruntime as ort
 
+from vision.locator_net import net_input
 from vision.mondo.lattice import apply_h
 from vision.onnx_model import load_session, models_dir
 
@@ -46,10 +47,7 @@ def net_maps(model: LocatorModel, picture: np.ndarray) -> tuple[np.ndarray, np.n
     pad_y, pad_x = -h % m, -w % m
     if pad_x or pad_y:
         picture = cv2.copyMakeBorder(picture, 0, pad_y, 0, pad_x, cv2.BORDER_REPLICATE)
-    x = picture.astype(np.float32)
-    x -= np.float32(spec["mean"])  # in place: the same numbers without two more picture-sized arrays
-    x /= np.float32(spec["std"])
-    maps = model.session.run(None, {spec["name"]: x.transpose(2, 0, 1)[None]})[0][0]
+    maps = model.session.run(None, {spec["name"]: net_input(picture, spec["mean"], spec["std"])})[0][0]
     out = model.meta["outputs"]["maps"]
     stride, offset = out["stride"], out["offset"]
     hm, wm = -(-h // stride), -(-w // stride)  # the part that covers the picture, not the padding

@@ -95,6 +95,16 @@ def from_onnx(path: Path) -> LocatorNet:
 
     model = onnx.load(str(path))
     weights = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
+    # a quantised locator (``quantize_locator``) feeds each conv its weights through DequantizeLinear
+    for node in model.graph.node:
+        if node.op_type == "DequantizeLinear" and node.input[0] in weights:
+            q, scale, zero = (weights[name] for name in node.input[:3])
+            axis = next((a.i for a in node.attribute if a.name == "axis"), 1)
+            shape = [1] * q.ndim
+            if np.ndim(scale):  # per channel along ``axis`` (the output channels of a conv's weights)
+                shape[axis] = -1
+            values = (q.astype(np.float32) - np.reshape(zero, shape)) * np.reshape(scale, shape)
+            weights[node.output[0]] = values.astype(np.float32)
     folded = [
         [weights[name] for name in node.input[1:]] for node in model.graph.node if node.op_type == "Conv"
     ]

@@ -16,13 +16,16 @@ shipped model: too slow to render on the shared machine). Both models also learn
 ``--stress-n`` photos of each of ``--stress-seeds`` (4, 5, 6, 7), every second from the stress world,
 and the corner model from the located crops of ``--located-seeds`` (3, 8), under a hard light on
 ``--hard-light`` of them; ``--locator-init FILE.onnx`` trains the locator on from a shipped one
-(models/README.md has the commands the shipped models were made with: a chain of runs on from one
+The locator is written with 8-bit weights and activations (``quantize_locator``, calibrated on
+the reader's looks at ``--quantize-photos`` photos of seed 1; 0 keeps it float): the reader's zoomed
+look in 40% of the time. (models/README.md has the commands the shipped models were made with: a chain of runs on from one
 another, which this one-process default, a locator from scratch, was not re-run to match).
 """
 
 from __future__ import annotations
 
 import argparse
+import tempfile
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -48,6 +51,7 @@ from vision.training.common import (
 from vision.training.export_onnx import scorecam_metadata
 from vision.training.mediatore_data import FINE, DataSpec, LocatedSpec, build_dataset, build_located
 from vision.training.mondo_tiles_model import TileNet, TrainConfig, parameter_count
+from vision.training.quantize_locator import quantize_locator
 
 CORNER_BLOCKS = ((16, 2), (32, 2), (32, 1), (64, 2), (64, 1))  # 48 px -> 6 x 6
 CORNER_POOL = 3
@@ -295,11 +299,18 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument(
         "--locator-more-epochs", type=int, default=8, help="then this many more at half the peak (0: none)"
     )
+    p.add_argument(
+        "--quantize-photos",
+        type=int,
+        default=24,
+        help="calibrate the locator's 8-bit weights and activations on this many photos (0: keep it float)",
+    )
     args = p.parse_args(argv)
     command = command_line("vision.training.train_mediatore", argv)
     if args.smoke:
         args.n, args.locator_epochs, args.corner_epochs, args.locator_more_epochs = 40, 1, 1, 1
         args.located_photos = min(args.located_photos, 10)
+        args.quantize_photos = min(args.quantize_photos, 4)
         if args.stress_seeds == STRESS_SEEDS:  # (the default sets, tiny)
             args.stress_n = 10
     torch.set_num_threads(1)  # a shared machine: one core
@@ -340,7 +351,13 @@ def main(argv: list[str] | None = None) -> None:
                  "torch_seed": args.seed, "params": params, "data_s": round(t_data, 1),
                  "command": command}  # fmt: skip
         out = args.out_dir / "mediatore-locator.onnx"
-        export_locator(net, out, spec, info)
+        if args.quantize_photos:  # the reader runs it in 8-bit integers: the float net is exported first
+            with tempfile.TemporaryDirectory() as tmp:
+                plain = Path(tmp) / out.name
+                export_locator(net, plain, spec, info)
+                quantize_locator("mediatore", plain, out, photos=args.quantize_photos, command=command)
+        else:
+            export_locator(net, out, spec, info)
         keep_weights(net, out, "mediatore-weights")
         print(f"wrote {out} ({out.stat().st_size / 1024:.0f} KiB, {params} parameters)", flush=True)
     if args.only in (None, "corners"):
