@@ -205,3 +205,24 @@ def test_the_reader_never_imports_the_simulator():
         "sys.exit(any(m.startswith('vision.synth') or m.startswith('vision.training') for m in sys.modules))"
     )
     assert subprocess.run([sys.executable, "-c", code], cwd=ROOT).returncode == 0
+
+
+@pytest.mark.parametrize(("index", "circle", "square"), [(126, ("crab", "jellyfish"), ("turtle", "ray")),
+                                                         (184, ("crab", "jellyfish"), ("fish", "ray"))])  # fmt: skip
+def test_an_objective_card_under_a_hard_shadows_edge_is_read_in_the_shade_free_look(
+    monkeypatch, index, circle, square
+):
+    """Stress photos of seed 9647 (development photos now) drawn again by the simulator: a hard
+    shadow's edge runs across one objective card, which the plain look does not find at all."""
+    from vision.mediterraneo import objectives
+    from vision.photo_io import decode_photo
+    from vision.synth.dataset import make_scene
+    from vision.synth.world import World
+
+    photo = decode_photo(make_scene("mediterraneo", 9647, index, 4000, world=World(stress=True)).jpeg)
+    cards = read_sea(photo)[1].objectives
+    read = {c.player: (c.objective.plus, c.objective.minus) for c in cards.cards}
+    assert read == {"circle": circle, "square": square} and all(c.sure for c in cards.cards), cards.flags
+    monkeypatch.setattr(objectives, "shade_free_faces", lambda faces: faces)  # the plain look again
+    missing = read_sea(photo)[1].objectives.missing()
+    assert missing and set(missing) < {"circle", "square"}

@@ -14,7 +14,10 @@ photo, and keys on the objective side's printed layout, not on any colour:
    and compared with every face where faces differ: the +2 badge, the -1 badge and the set's
    emblem. The best face names the card;
 3. the best card of each frame is that player's objective, with a confidence from how far its face
-   stands above the runner-up (the same card of the other set included) and how well the layout fits.
+   stands above the runner-up (the same card of the other set included) and how well the layout fits;
+4. where a player's card is still not read surely, steps 1-2 once more in a shade-free look (the log
+   image less its blur, faces likewise: ``_shade_free``): a hard shadow's edge across a card outweighs
+   its print in the plain image.
 
 The reference faces (``models/mediterraneo-objectives.npz``) are drawn by the kit's own art,
 ``python -m vision.training.mediterraneo_objective_faces``; the reader never imports the simulator.
@@ -65,6 +68,7 @@ MATCH_SURE = 3.5  # the face fit a confident card needs
 TEMPERATURE = 0.1  # of the softmax over face scores (sum of three region correlations)
 SURE = 0.9  # a card read with less probability than this is flagged
 ALIGN_MOVE = 0.25  # of a card's width: the most a corner may move when the face is fitted closely
+SHADE_CELLS = 0.25  # the shade-free look: the log image less its blur at this sigma (cells)
 
 
 @dataclass(frozen=True, eq=False)
@@ -72,6 +76,7 @@ class Faces:
     faces: np.ndarray  # (16, 3 * px, 2 * px, 3) float32, upright
     cards: tuple[dict, ...]  # id, frame, plus, minus
     px: int  # px a cell
+    shade_free: bool = False  # the faces, and the photo they are matched in, as ``_shade_free`` makes them
 
     def mean_face(self, px: int) -> np.ndarray:
         mean = self.faces.mean(0)
@@ -87,6 +92,22 @@ def load_faces(path: str | None = None) -> Faces:
         meta = json.loads(bytes(data["meta"]).decode())
         faces = data["faces"].astype(np.float32)
     return Faces(faces, tuple(meta["cards"]), int(meta["px_per_cell"]))
+
+
+def _shade_free(image: np.ndarray, sigma: float) -> np.ndarray:
+    """The log image less its blur: light is a factor on what a card reflects, so a shadow's edge
+    across a card becomes a step that the blur takes off a few px from it, and the card's print is left
+    (the plain image, where a shadow's step outweighs the badges' print, finds such a card at all
+    only half the time; on the other hand this look loses the faint print of dim and overexposed
+    photos, so it is the second look, not the first)."""
+    log = np.log(np.asarray(image, np.float32) + 8.0) * 64.0  # (the scale of px values: same fills)
+    return log - cv2.GaussianBlur(log, (0, 0), sigma, borderType=cv2.BORDER_REFLECT)
+
+
+@lru_cache(maxsize=2)
+def shade_free_faces(faces: Faces) -> Faces:
+    faces_sf = np.stack([_shade_free(face, SHADE_CELLS * faces.px) for face in faces.faces])
+    return Faces(faces_sf, faces.cards, faces.px, shade_free=True)
 
 
 @dataclass(frozen=True)
@@ -127,10 +148,12 @@ class ObjectivesReading:
         return tuple(p for p in PLAYERS if p not in read)
 
 
-def _source(photo: Photo, cell_px: float, px: float, box: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _source(
+    photo: Photo, cell_px: float, px: float, box: np.ndarray, shade_free: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
     """The part of the photo inside `box` (view px: x0, y0, x1, y1) where a cell spans 1.25-2.5 x `px`
     (sampled down from there with little aliasing), from a finer decode where the view is too coarse:
-    (image, view px -> image px)."""
+    (image, view px -> image px); ``shade_free``: that image as ``_shade_free`` makes it."""
     want = 1.25 * px / max(cell_px, 1e-6)  # image px per view px
     picture, k = photo.image, 1.0
     if want > 1.0:
@@ -149,6 +172,8 @@ def _source(photo: Photo, cell_px: float, px: float, box: np.ndarray) -> tuple[n
         sx, sy = crop.shape[1] / w0, crop.shape[0] / h0
         m = np.array([[sx, 0, 0.5 * sx - 0.5], [0, sy, 0.5 * sy - 0.5], [0, 0, 1]]) @ m
         k *= sx
+    if shade_free:
+        return _shade_free(crop, SHADE_CELLS * cell_px * k), m
     return crop, m
 
 
@@ -336,7 +361,9 @@ def _read(
     px = faces.px
     reach = 1.5 + SEARCH_MARGIN + 0.3
     around = cand.centre + np.array([[-reach, -reach], [reach, -reach], [reach, reach], [-reach, reach]])
-    image, view_to_image = _source(photo, cell_px, px, _view_box(g, around, photo.image.shape))
+    image, view_to_image = _source(
+        photo, cell_px, px, _view_box(g, around, photo.image.shape), faces.shade_free
+    )
     to_image = view_to_image @ np.linalg.inv(g)
     template = _gray(mean)
 
@@ -442,6 +469,9 @@ def read_objectives(
         flat = _affine_at(g, nodes.mean(0))
         if flat is not None:
             read = _search(photo, flat, cell_px, nodes, faces, read)
+    if not _both_sure(read):
+        # a hard shadow's edge across a card: its face looked for again where light cancels out
+        read = _search(photo, g, cell_px, nodes, shade_free_faces(faces), read)
     cards = _best(read)
     flags = _flags(cards)
     return ObjectivesReading(tuple(cards), flags, (time.perf_counter() - t0) * 1000)
@@ -477,7 +507,7 @@ def _search(
     if find_px < 5:
         return read
     box = _view_box(g, np.array([lo, [hi[0], lo[1]], hi, [lo[0], hi[1]]]), photo.image.shape)
-    image, view_to_image = _source(photo, cell_px, find_px, box)
+    image, view_to_image = _source(photo, cell_px, find_px, box, faces.shade_free)
     size = (int(math.ceil((hi - lo)[0] * find_px)), int(math.ceil((hi - lo)[1] * find_px)))
     to_lattice = np.array([[1 / find_px, 0, lo[0]], [0, 1 / find_px, lo[1]], [0, 0, 1]])
     m = view_to_image @ np.linalg.inv(g) @ to_lattice
