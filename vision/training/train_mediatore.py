@@ -16,10 +16,11 @@ shipped model: too slow to render on the shared machine). Both models also learn
 ``--stress-n`` photos of each of ``--stress-seeds`` (4, 5, 6, 7), every second from the stress world,
 and the corner model from the located crops of ``--located-seeds`` (3, 8), under a hard light on
 ``--hard-light`` of them; ``--locator-init FILE.onnx`` trains the locator on from a shipped one
-The locator is written with 8-bit weights and activations (``quantize_locator``, calibrated on
-the reader's looks at ``--quantize-photos`` photos of seed 1; 0 keeps it float): the reader's zoomed
-look in 40% of the time. (models/README.md has the commands the shipped models were made with: a chain of runs on from one
-another, which this one-process default, a locator from scratch, was not re-run to match).
+(quantised or not). The locator is written with 8-bit weights and activations
+(``quantize_locator``, calibrated on the reader's looks at ``--quantize-photos`` photos of seed 1;
+0 keeps it float): the reader's zoomed look in 40% of the time. models/README.md has the commands
+the shipped models were made with (a chain of runs on from one another, which this one-process
+default, a locator from scratch, was not re-run to match).
 """
 
 from __future__ import annotations
