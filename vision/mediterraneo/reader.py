@@ -56,6 +56,7 @@ SEA_SURE = 0.7
 # light tables (dev seed 9621: 19 such cells were seagulls, all at 0.04 or more; 10 were no card, 8
 # of them under 0.03). A seagull scores as no card does; the kit can then place the seagull card.
 GULL_SEEN = 0.03
+CARD_CELLS = 6  # a card covers 2 x 3 cells: a sea read with no more is flagged (``_flags``)
 
 
 @dataclass(frozen=True)
@@ -176,6 +177,13 @@ def _flags(
         flags.append(
             f"The sea read holds {shown} cells, more than the kit's cards can show ({most}): "
             "the table's pattern was taken for cards; check the photo"
+        )
+    if 0 < shown <= CARD_CELLS:
+        # one card's cells: a sea of one card, or a loose card taken for the sea while the sea lies
+        # elsewhere, too small or too faint to find (a card beside the sea looks the same either way)
+        flags.append(
+            f"Only {shown} cells read as the sea, one card's worth: if the sea is larger, it was not "
+            "found (photograph it closer); check the photo"
         )
     h, w = shape[:2]
     corners = np.array([r.quad for r in readings if r.cell is not None]).reshape(-1, 2)
