@@ -131,15 +131,15 @@ model-mediterraneo: $(TRAIN_STAMP)
 objective-faces-mediterraneo: $(STAMP)
 	$(BIN)/python -m vision.training.mediterraneo_objective_faces --out $(MODELS)/mediterraneo-objectives.npz
 
-# The Mediterráneo figures of models/README.md: fresh 12 MP photos (seeds 9646 and 9647, 500 each, never
+# The Mediterráneo figures of models/README.md: fresh 12 MP photos (seeds 9648 and 9649, 500 each, never
 # used in training or development; earlier figures were of seeds 9630, 9631 / 9632, 9633 / 9634, 9637 / 9638,
-# 9642 / 9643).
+# 9642 / 9643, 9646 / 9647).
 EVAL_SEA_N ?= 500
 eval-mediterraneo: $(STAMP)
-	$(BIN)/scorecam synth mediterraneo --n $(EVAL_SEA_N) --seed 9646 --out build/heldout-mediterraneo-9646 --jobs 2
-	$(BIN)/scorecam eval build/heldout-mediterraneo-9646 --out build/eval-mediterraneo-9646.json
-	$(BIN)/scorecam synth mediterraneo --n $(EVAL_SEA_N) --seed 9647 --stress --out build/heldout-mediterraneo-9647-stress --jobs 2
-	$(BIN)/scorecam eval build/heldout-mediterraneo-9647-stress --out build/eval-mediterraneo-9647-stress.json
+	$(BIN)/scorecam synth mediterraneo --n $(EVAL_SEA_N) --seed 9648 --out build/heldout-mediterraneo-9648 --jobs 2
+	$(BIN)/scorecam eval build/heldout-mediterraneo-9648 --out build/eval-mediterraneo-9648.json
+	$(BIN)/scorecam synth mediterraneo --n $(EVAL_SEA_N) --seed 9649 --stress --out build/heldout-mediterraneo-9649-stress --jobs 2
+	$(BIN)/scorecam eval build/heldout-mediterraneo-9649-stress --out build/eval-mediterraneo-9649-stress.json
 
 # Train the Snorkeling header model, card model and locator (seed 1 photos, one process, one torch thread).
 model-snorkeling: $(TRAIN_STAMP)
