@@ -14,7 +14,7 @@ from scorecam.evaluate_mediterraneo import aligned, turned
 from scorecam.sea_photos import parse_objectives
 from scoring.mediterraneo import Cell, Objective, Sea, score_sea, sea_from_json
 from vision.errors import PhotoError
-from vision.lattice import apply_h, fit_lattice, upright
+from vision.lattice import apply_h, fit_lattice, node_quads, reduced, upright
 from vision.mediterraneo.reader import read_sea
 from vision.photo_io import read_photo
 
@@ -69,6 +69,42 @@ def test_upright_labels_the_lattice_as_the_picture_shows_it(angle):
     assert abs(right[0]) >= abs(right[1])  # x is the axis nearest the picture's horizontal
     assert right[0] > 0
     assert right[0] * down[1] - right[1] * down[0] > 0  # not mirrored: y runs down
+
+
+@pytest.mark.parametrize("shear", [(1, 0), (0, -1), (2, 1)])
+def test_a_lattice_on_a_step_and_a_diagonal_is_reduced_to_square_cells(shear):
+    """A fit may settle on lattice steps (x, x + y) or the like: every centre on a node, but each cell a
+    parallelogram across the cards. `reduced` relabels it onto the shortest steps: the same nodes,
+    the cells of the true lattice again; a lattice already on them is left as it is."""
+    true = np.linalg.inv(PERSPECTIVE)  # picture px -> lattice
+    a, b = shear
+    m = np.array([[1.0, a, 0.0], [b, 1.0 + a * b, 0.0], [0.0, 0.0, 1.0]])  # unimodular: det 1
+    sheared = np.linalg.inv(m) @ true  # the same nodes, other steps
+    middle = apply_h(PERSPECTIVE, NODES).mean(0)
+    assert np.array_equal(reduced(true, middle), true)
+    quads = lambda g: node_quads(g, np.round(apply_h(g, apply_h(PERSPECTIVE, NODES))))  # noqa: E731
+    side = lambda q: np.hypot(*(q[:, 1] - q[:, 0]).T).mean() + np.hypot(*(q[:, 2] - q[:, 1]).T).mean()  # noqa: E731
+    assert side(quads(sheared)) > 1.1 * side(quads(true))  # longer, slanted cells
+    fixed = upright(reduced(sheared, middle), middle)
+    np.testing.assert_allclose(side(quads(fixed)), side(quads(true)), rtol=1e-6)
+    got = apply_h(fixed, apply_h(PERSPECTIVE, NODES))
+    assert np.abs(got - np.round(got)).max() < 1e-6 and len(
+        _picture_nodes(fixed, apply_h(PERSPECTIVE, NODES))
+    ) == len(NODES)
+
+
+def test_a_sea_fitted_on_a_diagonal_is_read_on_its_cards_steps():
+    """Everyday photo 9646-00443 (a development photo now) drawn again: the lattice fit settled on a
+    step and a diagonal (cells slanted across the cards, 11 of 57 read right, flagged); the reader
+    also reads the lattice's shortest steps and keeps them, read surer: every cell right, no flag."""
+    from vision.photo_io import decode_photo
+    from vision.synth.dataset import make_scene
+
+    scene = make_scene("mediterraneo", 9646, 443, 4000)
+    sea, reading = read_sea(decode_photo(scene.jpeg))  # the objective cards read too
+    truth = sea_from_json(scene.truth["board"])
+    assert score_sea(sea).players == score_sea(truth).players
+    assert len(sea.cells) == len(truth.cells) == 57 and reading.status == "ok"
 
 
 def test_lattice_fit_needs_three_points_on_one_lattice():

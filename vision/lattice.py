@@ -198,6 +198,33 @@ def upright(g: np.ndarray, at: np.ndarray) -> np.ndarray:
     return best @ g
 
 
+def reduced(g: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """G relabelled by the integer change of basis that makes the lattice's two steps at picture point
+    `at` its shortest pair (Gauss reduction): the same nodes, but square cells where a fit settled on
+    a step and a diagonal (every centre lies on a node of that basis too, so the fit alone cannot tell;
+    its cells are then parallelograms across the cards)."""
+    at = np.asarray(at, np.float64)
+    step = 1e-3 * (1.0 + np.abs(at).max())
+    u0 = apply_h(g, at[None])[0]
+    jac = np.column_stack([(apply_h(g, (at + d)[None])[0] - u0) / step for d in ((step, 0), (0, step))])
+    a, b = np.linalg.inv(jac).T  # the picture steps of lattice x and y
+    ma, mb = np.array([1, 0]), np.array([0, 1])  # ... as integer combinations of the old steps
+    sheared = False
+    for _ in range(16):
+        if b @ b < a @ a:
+            a, b, ma, mb = b, a, mb, ma
+        k = round(float(a @ b) / float(a @ a))
+        if k == 0:
+            break
+        b, mb, sheared = b - k * a, mb - k * ma, True
+    if not sheared:  # (a swap alone only relabels the axes: ``upright``'s job)
+        return g
+    m = np.column_stack([ma, mb]).astype(np.float64)  # new steps = old steps @ m
+    t = np.eye(3)
+    t[:2, :2] = np.round(np.linalg.inv(m))  # lattice coordinates: u_new = m^-1 u (integral, det +-1)
+    return t @ g
+
+
 def shifted(g: np.ndarray, offset: np.ndarray) -> np.ndarray:
     """G with lattice coordinates moved by `offset` (nodes stay on integers when it is integral)."""
     t = np.eye(3)

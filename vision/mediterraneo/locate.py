@@ -18,14 +18,24 @@ Geometry does the rest (``vision.lattice``):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import cv2
 import numpy as np
 
 from vision.errors import PhotoError
-from vision.lattice import LatticeFit, apply_h, assign, cell_size, fit_lattice, node_quads, support, upright
+from vision.lattice import (
+    LatticeFit,
+    apply_h,
+    assign,
+    cell_size,
+    fit_lattice,
+    node_quads,
+    reduced,
+    support,
+    upright,
+)
 from vision.locator_net import LocatorModel, load_locator_model, run_locator
 from vision.photo_io import Photo
 
@@ -161,6 +171,11 @@ class FoundSea:
     sea_values: np.ndarray  # (N,) the sea map at the cell's middle
     cell_px: float  # a cell's side in view px, at the sea's middle
     lattice_doubt: float  # mean distance of the seen centres from their nodes (cells)
+    # the same centres on the lattice's shortest pair of steps at the sea's middle, where that differs
+    # from the fit's: a fit can settle on a step and a diagonal, which puts every centre on a node too,
+    # its cells parallelograms across the cards; but under a steep tilt the shortest pair in the photo
+    # is not the cards' either, so the reader keeps whichever its cells read surer (``read_sea``)
+    other_basis: FoundSea | None = None
 
 
 def cell_px_at(g: np.ndarray, at: np.ndarray, max_px: float) -> float | None:
@@ -263,6 +278,9 @@ def locate_sea(photo: Photo, model: LocatorModel | None = None) -> tuple[FoundSe
     found = _found(fit, nodes, seen_pts, maps, max_px)
     if found is None:
         raise PhotoError(NO_SEA, kind="no_board")
+    other = _found(fit, nodes, seen_pts, maps, max_px, reduce=True)
+    if other is not None and not np.allclose(other.g, found.g):
+        found = replace(found, other_basis=other)
     return found, view
 
 
@@ -308,13 +326,14 @@ def _doubt(g: np.ndarray, seen_pts: np.ndarray) -> float:
 
 
 def _found(
-    fit: LatticeFit, nodes: np.ndarray, seen_pts: np.ndarray, maps: Maps, max_px: float
+    fit: LatticeFit, nodes: np.ndarray, seen_pts: np.ndarray, maps: Maps, max_px: float, reduce: bool = False
 ) -> FoundSea | None:
     """The sea's cells and the ring around them, upright; None where the lattice is degenerate at the
-    sea (no cell size there, or a seen cell's quad beyond the lattice's horizon)."""
+    sea (no cell size there, or a seen cell's quad beyond the lattice's horizon). ``reduce``: on the
+    lattice's shortest pair of steps at the sea's middle (``lattice.reduced``)."""
     try:
         middle = apply_h(np.linalg.inv(fit.g), nodes.mean(0)[None])[0]
-        g = upright(fit.g, middle)
+        g = upright(reduced(fit.g, middle) if reduce else fit.g, middle)
     except np.linalg.LinAlgError:
         return None
     if not np.isfinite(g).all():

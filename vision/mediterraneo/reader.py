@@ -166,6 +166,19 @@ def _cells(model: OnnxModel, probs: dict[str, np.ndarray], found: FoundSea) -> l
     return readings
 
 
+def _read_found(photo: Photo, model: OnnxModel, found: FoundSea) -> dict[str, np.ndarray]:
+    """Every cell of ``found`` read (``read_cells``) from a picture where a cell spans CROP_CELL_PX."""
+    picture, k, (ox, oy) = _crop_picture(photo, found)
+    return read_cells(model, picture, (found.quads - [ox, oy]) * k)
+
+
+def _sureness(probs: dict[str, np.ndarray], found: FoundSea) -> float:
+    """How surely the cells where the locator saw a card's centre are read: the mean of their likeliest
+    content's probability (crops astride two cards read ~0.7, crops on the cards ~0.99)."""
+    content = probs["content"][found.seen]
+    return float(content.max(axis=1).mean()) if len(content) else 0.0
+
+
 def _flags(
     readings: list[CellReading], found: FoundSea, notes: tuple[str, ...], shape: tuple[int, ...]
 ) -> tuple[str, ...]:
@@ -398,9 +411,11 @@ def read_sea(
     found, _ = locate_sea(photo, locator)
     t1 = time.perf_counter()
     model = cells or load_cell_model()
-    picture, k, (ox, oy) = _crop_picture(photo, found)
-    quads = (found.quads - [ox, oy]) * k
-    probs = read_cells(model, picture, quads)
+    probs = _read_found(photo, model, found)
+    if found.other_basis is not None:  # the lattice on another pair of steps: the one read surer
+        other = _read_found(photo, model, found.other_basis)
+        if _sureness(other, found.other_basis) > _sureness(probs, found):
+            found, probs = found.other_basis, other
     readings = _cells(model, probs, found)
     t2 = time.perf_counter()
     visible = tuple(r.cell for r in readings if r.cell is not None)
