@@ -131,15 +131,15 @@ model-mediterraneo: $(TRAIN_STAMP)
 objective-faces-mediterraneo: $(STAMP)
 	$(BIN)/python -m vision.training.mediterraneo_objective_faces --out $(MODELS)/mediterraneo-objectives.npz
 
-# The Mediterráneo figures of models/README.md: fresh 12 MP photos (seeds 9648 and 9649, 500 each, never
+# The Mediterráneo figures of models/README.md: fresh 12 MP photos (seeds 9650 and 9651, 500 each, never
 # used in training or development; earlier figures were of seeds 9630, 9631 / 9632, 9633 / 9634, 9637 / 9638,
-# 9642 / 9643, 9646 / 9647).
+# 9642 / 9643, 9646 / 9647, 9648 / 9649).
 EVAL_SEA_N ?= 500
 eval-mediterraneo: $(STAMP)
-	$(BIN)/scorecam synth mediterraneo --n $(EVAL_SEA_N) --seed 9648 --out build/heldout-mediterraneo-9648 --jobs 2
-	$(BIN)/scorecam eval build/heldout-mediterraneo-9648 --out build/eval-mediterraneo-9648.json
-	$(BIN)/scorecam synth mediterraneo --n $(EVAL_SEA_N) --seed 9649 --stress --out build/heldout-mediterraneo-9649-stress --jobs 2
-	$(BIN)/scorecam eval build/heldout-mediterraneo-9649-stress --out build/eval-mediterraneo-9649-stress.json
+	$(BIN)/scorecam synth mediterraneo --n $(EVAL_SEA_N) --seed 9650 --out build/heldout-mediterraneo-9650 --jobs 2
+	$(BIN)/scorecam eval build/heldout-mediterraneo-9650 --out build/eval-mediterraneo-9650.json
+	$(BIN)/scorecam synth mediterraneo --n $(EVAL_SEA_N) --seed 9651 --stress --out build/heldout-mediterraneo-9651-stress --jobs 2
+	$(BIN)/scorecam eval build/heldout-mediterraneo-9651-stress --out build/eval-mediterraneo-9651-stress.json
 
 # Train the Snorkeling header model, card model and locator (seed 1 photos, one process, one torch thread).
 model-snorkeling: $(TRAIN_STAMP)
