@@ -97,9 +97,9 @@ def load_faces(path: str | None = None) -> Faces:
 def _shade_free(image: np.ndarray, sigma: float) -> np.ndarray:
     """The log image less its blur: light is a factor on what a card reflects, so a shadow's edge
     across a card becomes a step that the blur takes off a few px from it, and the card's print is left
-    (the plain image, where a shadow's step outweighs the badges' print, finds such a card at all
-    only half the time; on the other hand this look loses the faint print of dim and overexposed
-    photos, so it is the second look, not the first)."""
+    (in the plain image a shadow's step across a card outweighs the badges' print, and the card is
+    not found: most of the stress seas lost to the objective cards; but this look loses the faint
+    print of dim and overexposed photos, so it is the last look, not the first)."""
     log = np.log(np.asarray(image, np.float32) + 8.0) * 64.0  # (the scale of px values: same fills)
     return log - cv2.GaussianBlur(log, (0, 0), sigma, borderType=cv2.BORDER_REFLECT)
 
