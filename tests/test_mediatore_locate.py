@@ -3,6 +3,7 @@ too, a card's length around them, within the photo."""
 
 from __future__ import annotations
 
+import vision.mediatore.locate as locate
 from vision.mediatore.crops import Spot
 from vision.mediatore.locate import CARD_MARGIN, REGION_MIN, Corner, zoom_region
 
@@ -48,7 +49,9 @@ def _shown_found(seed: int, index: int) -> tuple[int, int]:
 
     scene = make_scene("mediatore", seed, index, 4000)
     photo = decode_photo(scene.jpeg)
-    found = np.array([[c.spot.x, c.spot.y] for c in locate_corners(photo).corners]) * photo.scale
+    found = (
+        np.array([[c.spot.x, c.spot.y] for c in locate_corners(photo).corners]).reshape(-1, 2) * photo.scale
+    )
     boxes = [box_spot(q) for _, q in shown_boxes(scene.truth)]
     hits = sum(bool((np.hypot(*(found - [b.x, b.y]).T) < 0.3 * b.long).any()) for b in boxes)
     return len(boxes), hits
@@ -66,3 +69,26 @@ def test_cards_the_first_look_saw_only_weakly_are_inside_the_zoomed_look():
     # the cards beside them (left of them) were outside the zoomed look and never found
     shown, hits = _shown_found(9660, 4)
     assert hits >= 0.95 * shown, (hits, shown)
+
+
+def test_cards_no_look_found_are_found_looking_closer_at_the_whole_photo(monkeypatch):
+    # development photo 9670-00176: five fans of 40 cards filling 3% of the frame on a striped
+    # tablecloth, boxes ~6 px at the first look and ~12 at the whole-photo look twice as large, where
+    # nothing is found; the photo was refused ("no card corner whose index shows")
+    shown, hits = _shown_found(9670, 176)
+    assert hits >= 0.95 * shown, (hits, shown)
+    monkeypatch.setattr(locate, "RESCUE_LONG", 0)
+    assert _shown_found(9670, 176)[1] == 0
+
+
+def test_a_large_corner_is_carried_unless_the_zoomed_look_found_it_again():
+    big = Corner(Spot(100.0, 100.0, 40.0, 0.0), 0.9, 200, 2.0)
+    weak = Corner(Spot(300.0, 100.0, 40.0, 0.0), 0.7, 200, 2.0)
+    small = Corner(Spot(500.0, 100.0, 10.0, 0.0), 0.9, 20, 2.0)
+    factor = 2.0  # boxes 80, 80 and 20 px at the zoomed look
+    kept = locate._too_large([big, weak, small], [], factor)
+    assert [c.spot.x for c in kept] == [100.0] and kept[0].carried  # too weak, or small enough to see
+    seen_again = Corner(Spot(104.0, 98.0, 36.0, 5.0), 0.9, 200, 2.0)
+    assert locate._too_large([big], [seen_again], factor) == []
+    on_a_pip = Corner(Spot(104.0, 98.0, 8.0, 5.0), 0.9, 20, 2.0)  # a small region on the card's face
+    assert len(locate._too_large([big], [on_a_pip], factor)) == 1

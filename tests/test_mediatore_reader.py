@@ -18,7 +18,8 @@ from scoring.mediatore import card, thirds_of
 from vision.errors import PhotoError
 from vision.mediatore import read_cards
 from vision.mediatore.crops import CARD_MM, CORNER_MM, PAIR_DISTANCE, Spot
-from vision.mediatore.reader import NO_CARDS, SURE, CornerRead, _cards
+from vision.mediatore.locate import Corner
+from vision.mediatore.reader import NO_CARDS, SURE, CornerRead, _cards, _trusted
 from vision.photo_io import read_photo
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -104,6 +105,17 @@ def test_a_card_read_only_once_its_corner_was_looked_at_resized_is_flagged_howev
     assert len(cards) == 1 and flags == []
 
 
+def test_a_corner_only_a_coarser_look_found_counts_only_when_read_surely():
+    spot = Spot(100.0, 100.0, 30.0, 0.0)
+    zoomed = Corner(spot, 0.9, 40, 2.0)
+    carried = Corner(spot, 0.9, 400, 2.0, carried=True)
+    unsure_read, sure_read = _read(spot, "re-denari", 0.78), _read(spot, "re-denari", 0.97)
+    assert _trusted((zoomed,), [unsure_read]) == [unsure_read]  # flagged, as any unsure card
+    assert _trusted((carried,), [sure_read]) == [sure_read]
+    assert [r.card for r in _trusted((carried,), [unsure_read])] == [None]
+    assert not _trusted((carried,), [unsure_read])[0].unsure  # not a corner: nothing to check
+
+
 def test_a_corner_read_as_none_is_not_a_card():
     none = CornerRead(Spot(0, 0, 10, 0), None, 0.2, card("4-coppe"), 0.1)
     assert _cards([none]) == ([], [])
@@ -144,6 +156,23 @@ def test_the_rows_sample_is_read_whole_and_a_card_outside_the_pile_is_flagged_by
     for c in reading.cards:
         if c.card.id in outside:
             assert c.confidence < SURE and any(f.startswith(f"{c.card.id}: read at") for f in reading.flags)
+
+
+def test_large_cards_on_a_printed_table_are_read_from_the_look_that_saw_them(monkeypatch):
+    """Development photo 9670-00338 drawn again: four large cards on a table printed with newspaper
+    columns. The text makes many small regions, so the locator zooms in, where the cards' boxes are
+    too large for its net: the corners the first look found are kept (``locate._too_large``), and
+    read; without them the photo was refused."""
+    import vision.mediatore.locate as locate
+    from vision.photo_io import decode_photo
+    from vision.synth.dataset import make_scene
+
+    scene = make_scene("mediatore", 9670, 338, 4000)
+    cards, reading = read_cards(decode_photo(scene.jpeg))
+    assert {c.id for c in cards} == set(scene.truth["board"]["seen"]) == set(scene.truth["board"]["cards"])
+    monkeypatch.setattr(locate, "CARRY_BOX", 1e9)
+    with pytest.raises(PhotoError):
+        read_cards(decode_photo(scene.jpeg))
 
 
 def test_a_photo_with_no_cards_says_so(tmp_path):

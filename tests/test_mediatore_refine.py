@@ -91,3 +91,13 @@ def test_the_zoomed_look_sizes_boxes_by_the_large_regions_not_the_many_small_one
     assert float(np.median([c.spot.long for c in corners])) < 40.0  # the plain median: the pips
     assert 90.0 <= _typical_long(corners) <= 94.0
     assert _typical_long(small) == pytest.approx(33.0)
+
+
+def test_the_decodes_size_leaves_out_the_boxes_of_cards_near_the_camera():
+    from vision.mediatore.refine import typical_long
+
+    small = [Spot(0.0, 0.0, long, 0.0) for long in (10.0, 11.0, 12.0, 13.0)]
+    large = [Spot(0.0, 0.0, long, 0.0) for long in (40.0, 45.0, 50.0)]
+    assert typical_long(small) == 11.5
+    assert typical_long(small + large) == 11.5  # the median of all seven is 13
+    assert typical_long([]) is None

@@ -98,13 +98,16 @@ def decoded_crops(
     size: int,
     span: float,
     k_range: tuple[float, float],
+    long: float | None = None,
 ) -> np.ndarray:
     """``crop`` of each spot (view px of ``photo``), cut from the coarsest decode of the photo (the
-    fastest) that still has ``k_range[0]`` full-size px or more per crop px at the spots' median size:
-    libjpeg's 1/1, 1/2, 1/4, 1/8 give k in [k_lo, 2 k_lo), shrunk into ``k_range`` where past it."""
+    fastest) that still has ``k_range[0]`` full-size px or more per crop px at the spots' median size
+    (or at ``long``, view px): libjpeg's 1/1, 1/2, 1/4, 1/8 give k in [k_lo, 2 k_lo), shrunk into
+    ``k_range`` where past it."""
     if not spots:
         return np.zeros((0, size, size, 3), np.uint8)
-    wanted = span * float(np.median([s.long for s in spots])) * photo.scale / size  # full-size px per crop px
+    long = float(np.median([s.long for s in spots])) if long is None else long
+    wanted = span * long * photo.scale / size  # full-size px per crop px
     fine, fine_scale = photo.at_scale(max(1.0, wanted / k_range[0]))
     to_fine = photo.scale / fine_scale
     return spot_crops(fine, [s.scaled(to_fine) for s in spots], crop, size, span, k_range)

@@ -12,7 +12,9 @@ corners come out under SMALL_BOX (most photos: cards far away, a loose heap in a
 frame), the part of the photo that holds them, and every weaker trace of a corner (REGION_MIN), is
 searched again, zoomed so that the boxes come out ~TARGET_BOX px long (from a finer decode of the
 photo where the reduced view is not enough), but the large regions' boxes (``_typical_long``) never
-past BOX_MAX; once more where that look's boxes still came out small. The net learns at that scale
+past BOX_MAX; once more where that look's boxes still came out small. Boxes an earlier look found
+that come out too large for a zoomed one are kept beside its corners (``_too_large``); where no look
+found anything, the whole photo is searched once more at RESCUE_LONG px (cards far away). The net learns at that scale
 (``vision.training.mediatore_data``: windows whose boxes are 28-100 px long). Larger boxes in the zoomed look are
 found more often and their regions have more pixels (on the development photos, seed 9660: 30 px
 boxes 89.3% of the cards that show read, 56 px 96.4%, with the reader's refinements), at the cost of
@@ -21,7 +23,7 @@ a larger picture for the net: most of the reader's time.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import cv2
@@ -46,8 +48,18 @@ ZOOM_KEEP = 0.8
 MIN_AREA = 2  # map px: a smaller region is noise
 SMALL_BOX = 52.0  # input px: corner boxes whose long side is under this are searched again, zoomed
 ZOOM_LONG_MAX = 1600  # the zoomed look's picture, long side at most (px)
+# where no look found a corner, the whole photo is looked at once more this large (px, long side): cards
+# far away (on the development photos, seed 9670, 00176: 40 cards filling 3% of the frame, boxes ~6 px
+# at the first look and ~12 at the second, found at ~23) are found there, then zoomed in on
+RESCUE_LONG = 2048
 TARGET_BOX = 56.0  # input px: the zoomed look brings the corner boxes to about this long side
 BOX_MAX = 100.0  # input px: ... and never the boxes of the large regions past this (``_typical_long``)
+# a corner an earlier look found whose box comes out past this at a zoomed look (input px; the net
+# learnt boxes of 28-100 px and misses many past ~65) is kept beside that look's corners where none
+# of them covers it, if its region was this sure (mean probability; on the development photos, seed
+# 9670, the large cards' corners 0.86-0.93, regions on other cards' faces and on the table ~0.7-0.8)
+CARRY_BOX = 64.0
+CARRY_SCORE = 0.85
 CARD_MARGIN = CARD_MM[1] / CORNER_MM[1]  # the zoomed look reaches this many box long sides beyond the corners
 
 
@@ -65,6 +77,7 @@ class Corner:
     score: float
     area: int
     elongation: float  # long side over short side of the region: near 1, its axis is doubtful
+    carried: bool = False  # found by an earlier look, too large for the zoomed one (``_too_large``)
 
 
 @dataclass(frozen=True)
@@ -216,6 +229,54 @@ def _zoom(
     return region, min(factor, BOX_MAX / _typical_long(found))  # ... but large boxes never past BOX_MAX
 
 
+def _same_box(a: Spot, b: Spot) -> bool:
+    """Whether two spots are one corner box seen twice: centres within half a box, sizes alike (a small
+    region on a pip of a large card is not its corner)."""
+    return bool(np.hypot(a.x - b.x, a.y - b.y) < a.long / 2 and 0.6 < b.long / a.long < 1.6)
+
+
+def _too_large(before: list[Corner], now: list[Corner], factor: float) -> list[Corner]:
+    """The corners of an earlier look whose boxes come out past CARRY_BOX at ``factor`` (too large for
+    the net to see there), sure enough (CARRY_SCORE), that no corner of the look at ``factor`` covers:
+    cards near the camera in a photo whose small regions (far cards, a printed table) made the look
+    zoom in (9670-00338: four large cards on newspaper columns, refused before)."""
+    out = []
+    for c in before:
+        if c.spot.long * factor <= CARRY_BOX or c.score < CARRY_SCORE:
+            continue
+        if not any(_same_box(c.spot, o.spot) for o in now):
+            out.append(replace(c, carried=True))
+    return out
+
+
+def _zoom_in(
+    photo: Photo,
+    model: LocatorModel,
+    plan: tuple[tuple[int, int, int, int], float] | None,
+    best: list[Corner],
+    at: float,
+) -> tuple[list[Corner], bool, float]:
+    """The zoomed looks (at most ZOOM_LOOKS) that ``plan`` starts, from corners ``best`` found at ``at``
+    picture px per view px: the corners of the last look kept (with those of earlier looks too large
+    for it, ``_too_large``), whether one was, and its factor."""
+    shape = photo.image.shape[:2]
+    zoomed, kept = False, []  # kept: corners of earlier looks too large for the later ones
+    for _ in range(ZOOM_LOOKS):
+        if plan is None:
+            break
+        region, factor = plan
+        factor = min(factor, ZOOM_LONG_MAX / max(region[2] - region[0], region[3] - region[1]))
+        if factor <= at * 1.2:
+            break
+        corners = _look(photo, model, region, factor)
+        if not corners or len(corners) < ZOOM_KEEP * len(best):
+            break
+        kept = _too_large(kept + best, corners, factor)
+        best, zoomed, at = corners, True, factor
+        plan = _zoom(corners, [], shape, factor, factor)
+    return best + kept, zoomed, at
+
+
 def locate_corners(photo: Photo, model: LocatorModel | None = None) -> Found:
     """The corners in ``photo`` whose index shows (view px of ``photo.image``): the whole photo looked
     at the net's size, then zoomed where it found corners (sure or weak) until their boxes come out
@@ -229,23 +290,18 @@ def locate_corners(photo: Photo, model: LocatorModel | None = None) -> Found:
     shape = view.shape[:2]
     f = long_side / max(shape)
     found, weak = _search(model, view, f, np.zeros(2), weak=REGION_MIN)
-    best, zoomed, at = found, False, f
     if found:
         plan = _zoom(found, weak, shape, f, zoom * f)
     elif weak:  # nothing surely, but weak corners: twice the scale round them
         plan = zoom_region(weak, float(np.median([c.spot.long for c in weak])), shape), zoom * f
     else:
         plan = (0, 0, shape[1], shape[0]), zoom * f
-    for _ in range(ZOOM_LOOKS):
-        if plan is None:
-            break
-        region, factor = plan
-        factor = min(factor, ZOOM_LONG_MAX / max(region[2] - region[0], region[3] - region[1]))
-        if factor <= at * 1.2:
-            break
-        corners = _look(photo, model, region, factor)
-        if not corners or len(corners) < ZOOM_KEEP * len(best):
-            break
-        best, zoomed, at = corners, True, factor
-        plan = _zoom(corners, [], shape, factor, factor)
+    best, zoomed, at = _zoom_in(photo, model, plan, found, f)
+    if not best and RESCUE_LONG / max(shape) > at * 1.2:
+        # nothing anywhere: the cards may lie far away, their boxes a few px at every look so far
+        at = RESCUE_LONG / max(shape)
+        best = _look(photo, model, (0, 0, shape[1], shape[0]), at)
+        if best:
+            best = _zoom_in(photo, model, _zoom(best, [], shape, at, at), best, at)[0]
+            zoomed = True
     return Found(tuple(best), zoomed)

@@ -26,6 +26,7 @@ from vision.spots import decoded_crops
 AXIS_CROP = 64  # px: the square round a box whose gradients give its axis
 AXIS_SPAN = 1.5  # ... this many box long sides wide
 AXIS_SIGMA = 0.35  # the gradients weighed by a Gaussian round the box's centre, sigma in crop widths
+LARGE = 2.0  # spots this many times the median size are left out of the decode's size (``typical_long``)
 NEIGHBOURS = 5  # a box's long side: the median of this many nearest corners read surely
 
 
@@ -47,12 +48,22 @@ def _quarter_turn_offsets(crops: np.ndarray) -> np.ndarray:
     return out
 
 
+def typical_long(spots: list[Spot]) -> float | None:
+    """The spots' median long side, leaving out those LARGE times it or more (boxes of cards near the
+    camera that only a coarse look found): the size the photo is decoded for, so that a few large
+    spots never make the others' decode coarser (they are shrunk to fit); None without spots."""
+    if not spots:
+        return None
+    longs = np.array([s.long for s in spots])
+    return float(np.median(longs[longs < LARGE * np.median(longs)]))
+
+
 def refine_axes(photo: Photo, spots: list[Spot]) -> list[Spot]:
     """Each spot (view px) with its axis turned onto the straight edges round it (within 45 degrees;
     the reader also reads it a quarter turn round)."""
     if not spots:
         return []
-    crops = decoded_crops(photo, spots, crop_corner, AXIS_CROP, AXIS_SPAN, (0.7, 1.6))
+    crops = decoded_crops(photo, spots, crop_corner, AXIS_CROP, AXIS_SPAN, (0.7, 1.6), typical_long(spots))
     # the crop's x runs across the axis and its y along it: a mirror of the photo, so an edge turned
     # by +a in the crop is turned by -a in the photo
     return [
