@@ -14,11 +14,11 @@ searched again, zoomed so that the boxes come out ~TARGET_BOX px long (from a fi
 photo where the reduced view is not enough), but the large regions' boxes (``_typical_long``) never
 past BOX_MAX; once more where that look's boxes still came out small. Boxes an earlier look found
 that come out too large for a zoomed one are kept beside its corners (``_too_large``); where no look
-found anything, the whole photo is searched once more at RESCUE_LONG px (cards far away). The net learns at that scale
-(``vision.training.mediatore_data``: windows whose boxes are 28-100 px long). Larger boxes in the zoomed look are
-found more often and their regions have more pixels (on the development photos, seed 9660: 30 px
-boxes 89.3% of the cards that show read, 56 px 96.4%, with the reader's refinements), at the cost of
-a larger picture for the net: most of the reader's time.
+found anything, the whole photo is searched once more at RESCUE_LONG px (cards far away). The net
+learns at that scale (``vision.training.mediatore_data``: windows whose boxes are 28-100 px long).
+Larger boxes in the zoomed look are found more often and their regions have more pixels (on the
+development photos, seed 9660: 30 px boxes 89.3% of the cards that show read, 56 px 96.4%, with the
+reader's refinements), at the cost of a larger picture for the net: most of the reader's time.
 """
 
 from __future__ import annotations

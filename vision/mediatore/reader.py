@@ -65,7 +65,7 @@ JITTER = ((1.0, 0.0, 0.0), (0.9, 0.0, 0.0), (1.1, 0.0, 0.0), (1.0, 0.08, 0.0), (
           (1.0, 0.0, -0.08))  # fmt: skip
 # ... and the average counts from this probability (an average of several crops is less peaked than
 # one: at READ_MIN it dropped 20 right cards of 10,372 on the development photos, seed 9670, for 14
-# misreads fewer; at this, 5 for 9, duplicates 61 -> 33, sides' points right 96.0 -> 96.6%)
+# misreads fewer; at this, 5 for 10, duplicates 61 -> 36, sides' points right 96.0 -> 96.8%)
 READ_MIN_AVERAGED = 0.5
 RESIZE_MIN = 0.05  # a corner is read again at its neighbours' size when that is this much different
 NO_CARDS = "no Mediatore cards found: no card corner whose index shows"
