@@ -1,7 +1,7 @@
 """`python -m vision.training.train_mediatore` end to end on a tiny run (the `train` extra; `make
-test-slow`): a locator trained on from the shipped one with a set of stress photos added, and a
-corner model (two located sets, hard light on half its crops), the locator quantised, both written as ONNX files the
-reader loads, their metadata saying how they were made. The photos are cached under
+test-slow`): a locator trained on from the shipped one with a set of stress photos added, and
+quantised, and a corner model (two located sets, hard light on half its crops), both written as ONNX
+files the reader loads, their metadata saying how they were made. The photos are cached under
 build/mediatore-data/ like any training run's."""
 
 from __future__ import annotations

@@ -32,6 +32,14 @@ class Spot:
         return Spot(self.x * factor, self.y * factor, self.long * factor, self.angle)
 
 
+def moved(s: Spot, along: float, across: float, angle: float) -> Spot:
+    """``s`` moved ``along`` and ``across`` its own axis (in its long sides), turned to ``angle``."""
+    a = math.radians(s.angle)
+    x = s.x + (along * math.cos(a) - across * math.sin(a)) * s.long
+    y = s.y + (along * math.sin(a) + across * math.cos(a)) * s.long
+    return Spot(x, y, s.long, angle)
+
+
 def spot_of(points: np.ndarray) -> Spot:
     """The smallest rotated rectangle around ``points`` (a quad's corners, a region's pixels)."""
     return spot_and_short(points)[0]

@@ -37,7 +37,7 @@ from vision.mediatore.locate import Corner, LocatorModel, locate_corners
 from vision.mediatore.refine import local_long, refine_axes, typical_long
 from vision.onnx_model import OnnxModel, load_model, models_dir
 from vision.photo_io import Photo, decode_photo, read_photo
-from vision.spots import decoded_crops, half_turn_average
+from vision.spots import decoded_crops, half_turn_average, moved
 
 CORNER_MODEL = "mediatore-corners.onnx"
 SURE = 0.9  # a card read below this probability is flagged
@@ -200,14 +200,11 @@ def _averaged(
     doubtful = [i for i, r in enumerate(reads) if r.card is not None and r.confidence < SURE]
     if not doubtful:
         return reads
-    looks = []
-    for i in doubtful:
-        s = reads[i].spot
-        a = np.radians(s.angle)
-        along, across = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
-        for size, u, v in JITTER:
-            d = (along * u + across * v) * s.long
-            looks.append(replace(s, x=s.x + float(d[0]), y=s.y + float(d[1]), long=s.long * size))
+    looks = [
+        replace(moved(s, along, across, s.angle), long=s.long * size)
+        for s in (reads[i].spot for i in doubtful)
+        for size, along, across in JITTER
+    ]
     probs = _run(model, _crops(photo, looks, model, long))
     n, out = len(JITTER), list(reads)
     for j, i in enumerate(doubtful):

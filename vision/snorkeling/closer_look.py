@@ -26,6 +26,7 @@ from vision.snorkeling.crops import Spot, card_crops, half_turn_average
 from vision.snorkeling.layout import layout_gap
 from vision.snorkeling.locate import Found
 from vision.snorkeling.sizes import MatSizes
+from vision.spots import moved
 
 # a closer look round the regions the locator is sure of but that read as no mat (``look_around``)
 AROUND_SCORE = 0.9  # the region's highest probability on the locator's mats map
@@ -231,14 +232,6 @@ def in_the_middle(s: Spot, mats: list[Spot]) -> bool:
     mx, my = float(np.mean([m.x for m in mats])), float(np.mean([m.y for m in mats]))
     ring = float(np.median([math.hypot(m.x - mx, m.y - my) for m in mats]))
     return math.hypot(s.x - mx, s.y - my) < MIDDLE_SHARE * ring
-
-
-def moved(s: Spot, along: float, across: float, angle: float) -> Spot:
-    """``s`` moved ``along`` and ``across`` its own axis (in its long sides), turned to ``angle``."""
-    a = math.radians(s.angle)
-    x = s.x + (along * math.cos(a) - across * math.sin(a)) * s.long
-    y = s.y + (along * math.sin(a) + across * math.cos(a)) * s.long
-    return Spot(x, y, s.long, angle)
 
 
 def around_best(
