@@ -13,9 +13,9 @@ normalisation and labels go into each file's "scorecam" metadata. One process, o
 With ``--fine-photos N`` the corner model also learns from N photos rendered at 3200 px
 (``mediatore_data.FINE``, crops only): the sharper corners of a 12 MP photo (not used for the
 shipped model: too slow to render on the shared machine). Both models also learn from
-``--stress-n`` photos of each of ``--stress-seeds`` (4, 5, 6, 7), every second from the stress world,
-and the corner model from the located crops of ``--located-seeds`` (3, 8), under a hard light on
-``--hard-light`` of them; ``--locator-init FILE.onnx`` trains the locator on from a shipped one
+``--stress-n`` photos of each of ``--stress-seeds`` (4, 5, 6, 7, 9, 10), every second from the stress
+world, and the corner model from the located crops of ``--located-seeds`` (3, 8, 11), under a hard
+light on ``--hard-light`` of them; ``--locator-init FILE.onnx`` trains the locator on from a shipped one
 (quantised or not). The locator is written with 8-bit weights and activations
 (``quantize_locator``, calibrated on the reader's looks at ``--quantize-photos`` photos of seed 1;
 0 keeps it float): the reader's zoomed look in 40% of the time. models/README.md has the commands
@@ -62,8 +62,10 @@ WINDOW = (224, 320)  # the locator trains on windows of the stored pictures (ful
 # world's cards were missed under overexposure, casts and shadow edges (corners read under READ_MIN)
 HARD_LIGHT = 0.35
 # the data the shipped models learnt from beside seed 1 (models/README.md, "Mediatore")
-STRESS_SEEDS = "4,5,6,7"  # --stress-n photos each, every second from the stress world
-LOCATED_SEEDS = "3,8"  # --located-photos each, every --located-stress-every-th from the stress world
+# (the shipped locator learnt from 4-7 only: trained on with 9 and 10 as well it read the stress photos
+# better and the everyday ones worse, models/README.md)
+STRESS_SEEDS = "4,5,6,7,9,10"  # --stress-n photos each, every second from the stress world
+LOCATED_SEEDS = "3,8,11"  # --located-photos each, every --located-stress-every-th from the stress world
 
 
 # ------------------------------------------------------------------------------------------ locator
