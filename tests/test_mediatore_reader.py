@@ -20,7 +20,7 @@ from vision.errors import PhotoError
 from vision.mediatore import read_cards
 from vision.mediatore.crops import CARD_MM, CORNER_MM, PAIR_DISTANCE, Spot
 from vision.mediatore.locate import Corner
-from vision.mediatore.reader import NO_CARDS, SURE, CornerRead, _cards, _trusted
+from vision.mediatore.reader import NO_CARDS, SURE, CornerRead, _cards, _trusted, _unsure_apart
 from vision.photo_io import read_photo
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -89,6 +89,18 @@ def test_a_corner_found_twice_counts_once_and_an_unsure_card_is_flagged():
     cards, flags = _cards([_read(a, "2-spade", 0.6), _read(Spot(104.0, 101.0, 40.0, 88.0), "2-spade", 0.5)])
     assert len(cards) == 1 and not cards[0].duplicate and cards[0].confidence == 0.6
     assert flags == ["2-spade: read at 60%, perhaps 4-coppe (0%)"]
+
+
+def test_an_unsure_corner_on_a_corner_read_as_a_card_is_that_card_and_one_apart_is_counted():
+    """A box found twice (two regions, one read, one not) is the card read there: only unsure corners
+    apart from every corner read say that a card may be missing."""
+    a = Spot(100.0, 100.0, 40.0, 90.0)
+    read = _read(a, "re-denari")
+    on = CornerRead(Spot(108.0, 104.0, 36.0, 88.0), None, 0.4, card("cavallo-denari"), 0.3, unsure=True)
+    apart = CornerRead(Spot(300.0, 100.0, 40.0, 90.0), None, 0.4, card("2-spade"), 0.3, unsure=True)
+    cards, _ = _cards([read, on, apart])
+    assert _unsure_apart([read, on, apart], cards) == [apart.spot]
+    assert _unsure_apart([read, on], cards) == []
 
 
 def test_a_card_read_only_once_its_corner_was_looked_at_resized_is_flagged_however_sure():
