@@ -179,9 +179,9 @@ def _read_corners(photo: Photo, model: OnnxModel, spots: list[Spot]) -> list[Cor
     """Every corner found, read: its axis turned onto the edges round it (``refine``), read; a corner
     not read surely is read again at the long side of the corners near it that were (a region's size
     is rough, cards in a photo are one size), and on the locator's own axis where the edges turned it
-    away (AXIS_APART; counted only when sure), the surer reading kept; then at two sizes
-    where still no card was read (UNSURE_SIZES); a card still read under SURE is read on several
-    crops round it, averaged (``_averaged``)."""
+    away (AXIS_APART; counted only when sure), the surer reading kept; then at two sizes where still
+    no card was read (UNSURE_SIZES); a card still read under SURE is read on several crops round it,
+    averaged (``_averaged``)."""
     decode_long = typical_long(spots)  # every crop of the photo from one decode
     reads = _read_looks(photo, model, refine_axes(photo, spots), decode_long)
     sure = [r.spot for r in reads if r.card is not None and r.confidence >= SURE]
