@@ -32,6 +32,12 @@ class Spot:
         return Spot(self.x * factor, self.y * factor, self.long * factor, self.angle)
 
 
+def quarter_turn_apart(a: float, b: float) -> float:
+    """How far apart two axes are, in degrees (0 to 45), a quarter turn counting as none: an axis
+    found from a box's edges may be its length or its width."""
+    return abs((a - b + 45.0) % 90.0 - 45.0)
+
+
 def moved(s: Spot, along: float, across: float, angle: float) -> Spot:
     """``s`` moved ``along`` and ``across`` its own axis (in its long sides), turned to ``angle``."""
     a = math.radians(s.angle)

@@ -38,7 +38,7 @@ from vision.mediatore.locate import Corner, LocatorModel, locate_corners
 from vision.mediatore.refine import local_long, refine_axes, typical_long
 from vision.onnx_model import OnnxModel, load_model, models_dir
 from vision.photo_io import Photo, decode_photo, read_photo
-from vision.spots import decoded_crops, half_turn_average, moved
+from vision.spots import decoded_crops, half_turn_average, moved, quarter_turn_apart
 
 CORNER_MODEL = "mediatore-corners.onnx"
 SURE = 0.9  # a card read below this probability is flagged
@@ -170,11 +170,6 @@ def _sureness(r: CornerRead) -> tuple[bool, float]:
     return (r.card is not None, r.confidence)
 
 
-def _quarter_turn(angle: float) -> float:
-    """How far apart two axes are, in degrees (0 to 45): the reader reads a crop both ways round."""
-    return abs((angle + 45.0) % 90.0 - 45.0)
-
-
 def _read_corners(photo: Photo, model: OnnxModel, spots: list[Spot]) -> list[CornerRead]:
     """Every corner found, read: its axis turned onto the edges round it (``refine``), read; a corner
     not read surely is read again at the long side of the corners near it that were (a region's size
@@ -194,7 +189,7 @@ def _read_corners(photo: Photo, model: OnnxModel, spots: list[Spot]) -> list[Cor
             spots_again.append(replace(r.spot, long=long))
             which.append(i)
             on_raw_axis.append(False)
-        if _quarter_turn(spots[i].angle - r.spot.angle) > AXIS_APART:
+        if quarter_turn_apart(spots[i].angle, r.spot.angle) > AXIS_APART:  # (both ways are read)
             spots_again.append(replace(spots[i], long=long or spots[i].long))
             which.append(i)
             on_raw_axis.append(True)
@@ -264,11 +259,16 @@ def _pair(a: Spot, b: Spot) -> bool:
     )
 
 
+def _same_spot(a: Spot, b: Spot) -> bool:
+    """Whether two spots are one corner found twice: closer than SAME_SPOT of their long sides."""
+    return bool(np.hypot(a.x - b.x, a.y - b.y) <= SAME_SPOT * (a.long + b.long) / 2)
+
+
 def _distinct(spots: list[Spot]) -> list[Spot]:
     """One spot per place: a corner found twice (two looks, a region split) counts once."""
     out: list[Spot] = []
     for s in spots:
-        if all(np.hypot(s.x - o.x, s.y - o.y) > SAME_SPOT * (s.long + o.long) / 2 for o in out):
+        if not any(_same_spot(s, o) for o in out):
             out.append(s)
     return out
 
@@ -309,9 +309,7 @@ def _unsure_apart(reads: list[CornerRead], cards: list[CardRead]) -> list[Spot]:
     in 13 photos counted right they were the only flag)."""
     read = [s for c in cards for s in c.corners]
     return [
-        u
-        for u in _distinct([r.spot for r in reads if r.unsure])
-        if all(np.hypot(u.x - s.x, u.y - s.y) > SAME_SPOT * (u.long + s.long) / 2 for s in read)
+        u for u in _distinct([r.spot for r in reads if r.unsure]) if not any(_same_spot(u, s) for s in read)
     ]
 
 

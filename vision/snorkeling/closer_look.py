@@ -26,7 +26,7 @@ from vision.snorkeling.crops import Spot, card_crops, half_turn_average
 from vision.snorkeling.layout import layout_gap
 from vision.snorkeling.locate import Found
 from vision.snorkeling.sizes import MatSizes
-from vision.spots import moved
+from vision.spots import moved, quarter_turn_apart
 
 # a closer look round the regions the locator is sure of but that read as no mat (``look_around``)
 AROUND_SCORE = 0.9  # the region's highest probability on the locator's mats map
@@ -125,7 +125,7 @@ def look_around(
         axis = edge_axis(photo.image, s.x, s.y, AXIS_RADIUS * mat_long)
         # not in the middle of the ring of mats read: the central pile's messy cards read as a mat on
         # the edges' axis (the locator's own central pile is no guide: it takes a dark mat for it)
-        if not in_the_middle(s, mats) and abs((axis - s.angle + 45.0) % 90.0 - 45.0) > AXIS_OFF:
+        if not in_the_middle(s, mats) and quarter_turn_apart(axis, s.angle) > AXIS_OFF:
             local = s.long if sizes is None else sizes.at(s.x, s.y)
             scales = [1.0] + ([local / s.long] if abs(local / s.long - 1.0) > SIZE_OFF else [])
             for turn in (axis, axis + 90.0):
