@@ -16,6 +16,7 @@ from vision.synth.photo import PhotoStyle, Piece, photograph
 from vision.synth.piece_drawing import piece_footprint
 from vision.synth.scenes import (
     _footprint_gap,
+    looks_laid,
     mondo_scene,
     place_beside,
     push_outer_tiles,
@@ -101,6 +102,15 @@ def test_a_loose_tile_placed_beside_the_island_lies_at_the_gap_asked_for():
         assert placed is not None
         got = min(_footprint_gap(piece_footprint(placed), piece_footprint(p)) for p in island)
         assert gap - 0.05 <= got <= gap + 0.6, (gap, got)
+
+
+def test_a_loose_tile_lying_square_in_an_empty_space_looks_laid():
+    # the truth could not be known from the photo: the simulator draws such a place again
+    pitch, empty = 52.0, {(2, 2)}
+    assert looks_laid(tile(2.5 * pitch + 8, 2.5 * pitch - 5, 97.0), empty, pitch)  # 7 degrees off
+    assert not looks_laid(tile(2.5 * pitch, 2.5 * pitch, 20.0), empty, pitch)  # turned: loose
+    assert not looks_laid(tile(2.5 * pitch, 3.2 * pitch, 3.0), empty, pitch)  # outside the space
+    assert not looks_laid(tile(1.5 * pitch, 2.5 * pitch, 3.0), empty, pitch)  # over a laid tile's space
 
 
 def test_pushed_tiles_move_outwards_off_the_lattice():

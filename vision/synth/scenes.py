@@ -39,6 +39,10 @@ CARD_MM = (60.0, 90.0)
 CELL_MM = 30.0
 CARD_THICKNESS_MM = 0.4
 ART_PX_PER_MM = 300 / 25.4  # the kit's print resolution: no photo shows more detail than the print
+# A loose tile lying in one of the island's empty spaces nearly square to the grid (within this
+# many degrees: hand-laid tiles lie within 10) is a tile of the island to anyone who looks, whatever
+# the truth says: such a place is drawn again (the truth could not be known from the photo).
+LAID_LOOKING_TURN = 12.0
 
 
 @dataclass(frozen=True)
@@ -139,10 +143,18 @@ def mondo_scene(
         return Piece(image, (TILE_MM, TILE_MM), (0.0, 0.0), float(rng.uniform(0, 360)), TILE_THICKNESS_MM)
 
     near, touching = [], 0
+    empty_spaces = {(r, c) for r in range(grid) for c in range(grid)} - {(p.row, p.col) for p in layout}
     for k in range(conditions.loose_near):
         touch = k < conditions.loose_touching
         gap = float(rng.uniform(0.0, 1.0)) if touch else float(rng.uniform(3.0, 40.0))
-        placed_piece = place_beside(loose_piece(spare.pop()), pieces + near, gap, rng)
+        piece = loose_piece(spare.pop())
+        for _ in range(4):
+            placed_piece = place_beside(piece, pieces + near, gap, rng)
+            if placed_piece is None or not looks_laid(placed_piece, empty_spaces, pitch):
+                break
+            piece = replace(piece, angle_deg=float(rng.uniform(0, 360)))
+        else:
+            placed_piece = None
         if placed_piece is not None:
             near.append(placed_piece)
             touching += int(touch)
@@ -265,6 +277,15 @@ def _footprint_gap(a: np.ndarray, b: np.ndarray) -> float:
     da = min(-cv2.pointPolygonTest(b32, (float(x), float(y)), True) for x, y in a)
     db = min(-cv2.pointPolygonTest(a32, (float(x), float(y)), True) for x, y in b)
     return float(min(da, db))
+
+
+def looks_laid(piece: Piece, empty_spaces: set[tuple[int, int]], pitch: float) -> bool:
+    """Whether a loose tile lies in one of the island's empty spaces (its middle inside the space)
+    nearly square to the grid (`LAID_LOOKING_TURN`): then it looks laid, not loose."""
+    x, y = piece.center_mm
+    space = (int(math.floor(y / pitch)), int(math.floor(x / pitch)))
+    turn = (piece.angle_deg + 45.0) % 90.0 - 45.0
+    return space in empty_spaces and abs(turn) < LAID_LOOKING_TURN
 
 
 def place_beside(
