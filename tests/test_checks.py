@@ -15,7 +15,7 @@ from scorecam.errors import InputError
 from scorecam.inputs import score_board_file
 from scorecam.photos import PhotoIsland, photo_additions, score_photo_file
 from scoring.mondo import Island
-from vision.mondo.checks import NO_KIT_TILE, TURNED_TILE, Check, island_score, settle
+from vision.mondo.checks import NO_KIT_TILE, SLANTED_TILE, TURNED_TILE, Check, island_score, settle
 from vision.mondo.reader import IslandReading
 
 SAMPLE = "samples/mondo/mondo-s9900-00002.jpg"
@@ -70,6 +70,18 @@ def test_a_tile_turned_across_an_empty_space_asks_to_look_and_keeps_the_total():
         "under it, or is it a loose tile? please look"
     )
     assert doubt.total is not None and doubt.total_if_second is None and doubt.change is None
+
+
+def test_a_slanted_tile_left_out_says_what_the_island_scores_with_it():
+    island = full_forest_island(3)
+    without = Island(3, island.tiles[1:])
+    (doubt,) = settle(without, [Check(0, 0, SLANTED_TILE, ())], {(0, 0): island.tiles[0]})
+    assert doubt.total == island_score(without)[0] and doubt.total_if_second == island_score(island)[0]
+    assert doubt.change == island_score(island)[0] - island_score(without)[0] != 0
+    assert doubt.text.startswith(
+        "Row 1, tile 1: read as empty: the tile lying here is turned well off the island's grid, so it "
+        "was taken for a loose tile; is it part of the island? please look — if part of the island: +"
+    )
 
 
 # ------------------------------------------------------------------------------------ what if

@@ -30,6 +30,8 @@ TURNED_TILE = "turned_tile"
 NOT_TABLE = "not_table"
 # ... or a tile that breaks the water rule lies beside a space read as empty, or back side up (a loose tile?)
 LOOSE_TILE = "loose_tile"
+# ... or a tile lying turned far off the grid in a space, read as a loose tile and left out (is it the island's?)
+SLANTED_TILE = "slanted_tile"
 # What those checks ask (they have no readings to weigh)
 WHOLE_TILE_QUESTIONS = {
     NO_KIT_TILE: "this tile matches no tile of the kit (read part by part): please look at it",
@@ -44,6 +46,10 @@ WHOLE_TILE_QUESTIONS = {
     LOOSE_TILE: (
         "this tile breaks the water rule, and the island keeps it without this tile: is it part of the "
         "island, or a loose tile lying in a space the island leaves empty? please look"
+    ),
+    SLANTED_TILE: (
+        "read as empty: the tile lying here is turned well off the island's grid, so it was taken for a "
+        "loose tile; is it part of the island? please look"
     ),
 }
 
@@ -86,6 +92,8 @@ class Check:
         """What the runner-up reading would do to the score, or why it cannot be."""
         if self.head == LOOSE_TILE:
             second = "loose"
+        elif self.head == SLANTED_TILE:
+            second = "part of the island"
         elif self.head in WHOLE_TILE_QUESTIONS:
             return ""
         else:
@@ -254,6 +262,14 @@ def settle(
             alone = Island(island.grid, tuple(t for t in island.tiles if t.cell != (check.row, check.col)))
             total_if_loose, valid = island_score(alone)
             settled.append(replace(check, total=total, total_if_second=total_if_loose, valid_if_second=valid))
+            continue
+        if check.head == SLANTED_TILE and (check.row, check.col) in (new_tiles or {}):  # with that tile
+            tile = (new_tiles or {})[(check.row, check.col)]
+            others = tuple(t for t in island.tiles if t.cell != tile.cell)
+            total_if_kept, valid = island_score(
+                Island(island.grid, tuple(sorted((*others, tile), key=lambda t: t.cell)))
+            )
+            settled.append(replace(check, total=total, total_if_second=total_if_kept, valid_if_second=valid))
             continue
         if check.head in WHOLE_TILE_QUESTIONS or len(check.readings) < 2:
             settled.append(replace(check, total=total))

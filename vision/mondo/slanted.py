@@ -1,0 +1,224 @@
+"""A tile read in a space but lying turned far past what a hand-laid tile does: loose, not the island's.
+
+A loose tile lying in an empty space at the island's edge fills that space's crop nearly as well as
+a tile of the island would, and the tile model reads it as one (a back, one terrain all over, fits
+any turn of a crop). What gives it away is its outline: hand-laid tiles lie within 10 degrees of the
+grid, a loose tile at any angle. So each tile the island could have taken a loose one for is looked
+at in the grid's own frame (its space and some table round it, rectified, so that the grid's lines
+are the picture's axes), and the square of a tile's size whose sides the picture's edges follow best
+is searched over turns and small shifts. A square found turned well past 10 degrees, and clearly
+better than any square near the grid's own turn, is a loose tile.
+
+Edges are scored as the gradient across each side less the gradient along it: a straight side
+between a tile and the table (or a gap) scores high, a table's texture or a tile's printed details,
+with no one direction, score about nothing. Pure geometry on the photo's pixels: no model.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+# px per cell of the rectified view; cells the photo shows larger are shrunk to it, smaller ones are
+# taken from a finer decode where the photo has one
+CELL_PX = 32
+# table looked at round the space, in cells on each side (a tile pushed a third of a cell out of
+# line still shows all four sides)
+PAD = 0.6
+# turns of the square tried (degrees; a square's turn repeats every 90), its shifts from the space's
+# middle (cells) and its side (cells: a tile spans its space less the gaps around it)
+TURNS = np.arange(-45.0, 45.0, 5.0)
+SHIFTS = np.arange(-0.4, 0.401, 0.1)
+SIDE = 0.93
+POINTS_PER_SIDE = 16
+# the gradients' products are smoothed over this many px of the view before they are sampled
+BLUR_PX = 1.5
+# Hand-laid tiles lie within 10 degrees of the grid (`vision.mondo.recentre`); the measured turn is
+# within a step of the true one.
+LAID = 10.0
+# A tile is called slanted where its best square lies at least SLANTED degrees off the grid, scores
+# SLANT_RATIO times the best square within LAID degrees, and its second weakest side scores at least
+# FOUR_SIDES of its mean (`tile_turn`). On 200 stress development photos (seed 9514, the truth's own
+# grid) 1 of 1,796 laid tiles at the island's edge measured so (a loose tile lying against it), and 5
+# of the 9 loose tiles lying 15 degrees or more off the grid in an empty space (the others 1.07-1.15).
+SLANTED = 15.0
+SLANT_RATIO = 1.2
+FOUR_SIDES = 0.5
+# The squares are searched only in a view with at least this share of its edge energy in one band of
+# turns SLANTED or more off the grid (`off_grid_share`; on the photos above, 17% of the laid tiles'
+# views pass, and every slanted tile's, at 0.22-0.30): the search costs ~4 ms a space, this ~0.3 ms.
+OFF_GRID_SHARE = 0.18
+
+# (scale) -> (picture, px of the reader's image per px of the picture); `vision.mondo.reader.Finer`
+Finer = Callable[[float], tuple[np.ndarray, float]]
+
+
+@functools.cache
+def _squares() -> tuple[np.ndarray, np.ndarray]:
+    """Sample points (cells, around the square's middle) of every turned square, and each point's
+    normal: (turns, points, 2) each."""
+    t = (np.arange(POINTS_PER_SIDE) + 0.5) / POINTS_PER_SIDE * 0.8 - 0.4  # the middle 80% of a side
+    points, normals = [], []
+    for turn in TURNS:
+        per_turn, per_normal = [], []
+        for k in range(4):
+            a = np.radians(turn + 90.0 * k)
+            normal = np.array([np.cos(a), np.sin(a)])
+            along = np.array([-normal[1], normal[0]])
+            per_turn.append(normal * SIDE / 2 + along * (t[:, None] * SIDE))
+            per_normal.append(np.repeat(normal[None], POINTS_PER_SIDE, axis=0))
+        points.append(np.concatenate(per_turn))
+        normals.append(np.concatenate(per_normal))
+    return np.array(points), np.array(normals)
+
+
+def rectified_space(picture: np.ndarray, grid_to_picture: np.ndarray, row: int, col: int) -> np.ndarray:
+    """The space (row, col) with PAD cells round it, in the grid's frame at CELL_PX px per cell
+    (float32, BGR). The picture is shrunk by whole factors first where it shows the cell much larger,
+    so that its texture does not alias."""
+    corners = np.float32([[[col, row], [col + 1, row], [col + 1, row + 1], [col, row + 1]]])
+    quad = cv2.perspectiveTransform(corners, grid_to_picture)[0]
+    px_per_cell = float(np.sqrt(abs(cv2.contourArea(quad))))
+    factor = int(np.clip(round(px_per_cell / CELL_PX), 1, 4))
+    size = int(round((1 + 2 * PAD) * CELL_PX))
+    out_px = size * factor
+    to_grid = np.array(
+        [[1 / (CELL_PX * factor), 0, col - PAD], [0, 1 / (CELL_PX * factor), row - PAD], [0, 0, 1]]
+    )
+    view = cv2.warpPerspective(
+        picture,
+        grid_to_picture @ to_grid,
+        (out_px, out_px),
+        flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    if factor > 1:
+        view = cv2.resize(view, (size, size), interpolation=cv2.INTER_AREA)
+    return view.astype(np.float32)
+
+
+def off_grid_share(view: np.ndarray) -> float:
+    """The share of a view's edge energy (squared gradient) whose edges run SLANTED degrees or
+    more off the grid, in the strongest 15-degree band of such turns: a slanted tile's straight sides
+    make a peak there, a table's or a print's texture spreads over every band."""
+    gx = cv2.Sobel(view, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(view, cv2.CV_32F, 0, 1, ksize=3)
+    energy = (gx * gx + gy * gy).sum(axis=2) if gx.ndim == 3 else gx * gx + gy * gy
+    gxs, gys = (g.sum(axis=2) if g.ndim == 3 else g for g in (gx, gy))
+    turn = (np.degrees(np.arctan2(gys, gxs)) + 45.0) % 90.0 - 45.0
+    bins = np.bincount(((turn + 45.0) // 5.0).astype(int).clip(0, 17).ravel(), energy.ravel(), 18)
+    band = bins + np.roll(bins, 1) + np.roll(bins, -1)  # 15 degrees, round the turn's circle
+    centres = np.arange(-45.0, 45.0, 5.0) + 2.5
+    return float(band[np.abs(centres) >= SLANTED].max() / max(float(bins.sum()), 1e-6))
+
+
+def square_scores(view: np.ndarray) -> np.ndarray:
+    """(turns, shifts, 4) how well each side of a tile-sized square at each turn and shift (its
+    middle moved by both SHIFTS, row-major) follows the edges of a `rectified_space` view, in units
+    of the view's mean gradient (so a faint photo scores like a sharp one)."""
+    gx = cv2.Sobel(view, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(view, cv2.CV_32F, 0, 1, ksize=3)
+    if gx.ndim == 3:  # colour edges count too (a green tile on green felt): the strongest channel
+        strongest = np.argmax(gx * gx + gy * gy, axis=2)[..., None]
+        gx = np.take_along_axis(gx, strongest, axis=2)[..., 0]
+        gy = np.take_along_axis(gy, strongest, axis=2)[..., 0]
+    # the structure tensor, smoothed a little: a side a pixel or two off a sample point still counts
+    jxx = cv2.GaussianBlur(gx * gx, (0, 0), BLUR_PX)
+    jyy = cv2.GaussianBlur(gy * gy, (0, 0), BLUR_PX)
+    jxy = cv2.GaussianBlur(gx * gy, (0, 0), BLUR_PX)
+    scale = float(np.sqrt(jxx + jyy).mean()) + 1e-6
+    points, normals = _squares()
+    shifts = np.stack(np.meshgrid(SHIFTS, SHIFTS, indexing="ij"), axis=-1).reshape(-1, 2)[:, ::-1]
+    at = (points[:, None] + shifts[None, :, None] + 0.5 + PAD) * CELL_PX - 0.5  # (turns, shifts, pts, 2)
+    n_points = at.shape[2]
+    map_x = np.ascontiguousarray(at[..., 0].reshape(-1, n_points), np.float32)
+    map_y = np.ascontiguousarray(at[..., 1].reshape(-1, n_points), np.float32)
+    sxx, syy, sxy = (
+        cv2.remap(j, map_x, map_y, cv2.INTER_LINEAR).reshape(at.shape[:3]) for j in (jxx, jyy, jxy)
+    )
+    nx, ny = normals[:, None, :, 0], normals[:, None, :, 1]
+    across = np.sqrt(np.maximum(nx * nx * sxx + 2 * nx * ny * sxy + ny * ny * syy, 0))
+    along = np.sqrt(np.maximum(ny * ny * sxx - 2 * nx * ny * sxy + nx * nx * syy, 0))
+    return (across - along).reshape(*at.shape[:2], 4, -1).mean(axis=3) / scale
+
+
+def tile_turn(view: np.ndarray) -> tuple[float, float]:
+    """(turn, ratio, second): the turn (degrees off the grid, -45 to 45) of the square a
+    `rectified_space` view's edges follow best, how much better it scores than the best square
+    within LAID degrees of the grid (1.0 where that is the best), and its second weakest side's
+    score as a share of its mean."""
+    turn, ratio, second, _ = _best_square(view)
+    return turn, ratio, second
+
+
+def _best_square(view: np.ndarray) -> tuple[float, float, float, tuple[float, float]]:
+    """`tile_turn`, and the best square's shift from the space's middle (dx, dy in cells)."""
+    sides = square_scores(view)
+    whole = sides.mean(axis=2)
+    at = np.argmax(whole, axis=1)
+    best = whole.max(axis=1)
+    i = int(np.argmax(best))
+    near = float(best[np.abs(TURNS) <= LAID].max())
+    # the best square's second weakest side, as a share of its mean: a tile shows all four (one may
+    # lie against a neighbour), where two straight lines of a table's pattern crossing make two
+    second = float(np.sort(sides[i, at[i]])[1]) / max(float(best[i]), 1e-3)
+    row, col = divmod(int(at[i]), len(SHIFTS))
+    shift = (float(SHIFTS[col]), float(SHIFTS[row]))
+    return float(TURNS[i]), float(best[i]) / max(near, 1e-3), second, shift
+
+
+def slanted_tiles(
+    image: np.ndarray,
+    quad: np.ndarray,
+    grid: int,
+    cells: list[tuple[int, int]],
+    finer: Finer | None = None,
+) -> dict[tuple[int, int], Slant]:
+    """The cells of `cells` (row, col) whose tile lies slanted (`SLANTED`, `SLANT_RATIO`,
+    `FOUR_SIDES`), each with where it lies. `quad`: the grid's outer corners in px of `image`, in the grid's order
+    ((0, 0), (grid, 0), (grid, grid), (0, grid) as (col, row)); `finer(scale)` gives a finer decode
+    of the photo for a small island."""
+    if not cells:
+        return {}
+    corners = np.float32([[0, 0], [grid, 0], [grid, grid], [0, grid]])
+    to_image = cv2.getPerspectiveTransform(corners, np.asarray(quad, np.float32))
+    side = float(np.sqrt(abs(cv2.contourArea(np.asarray(quad, np.float32))))) / grid
+    picture, to_picture = image, to_image
+    if finer is not None and side < CELL_PX:
+        picture, k = finer(side / CELL_PX)  # k: px of `image` per px of `picture`
+        r = 1.0 / k
+        to_picture = np.array([[r, 0, 0.5 * r - 0.5], [0, r, 0.5 * r - 0.5], [0, 0, 1]]) @ to_image
+    out = {}
+    for row, col in cells:
+        view = rectified_space(picture, to_picture, row, col)
+        if off_grid_share(view) < OFF_GRID_SHARE:  # no straight edges off the grid to make one
+            continue
+        turn, ratio, second, shift = _best_square(view)
+        if abs(turn) >= SLANTED and ratio >= SLANT_RATIO and second >= FOUR_SIDES:
+            out[(row, col)] = Slant(turn, shift)
+    return out
+
+
+@dataclass(frozen=True)
+class Slant:
+    """Where a slanted tile lies: its turn off the grid (degrees) and its middle's shift from its
+    space's middle (dx, dy, in cells of the grid)."""
+
+    turn: float
+    shift: tuple[float, float]
+
+    def quads(self, row: int, col: int, grid_to_image: np.ndarray) -> np.ndarray:
+        """(2, 4, 2) a cell-sized square where the tile lies, square to the grid and turned as the
+        tile is, in px of the image `grid_to_image` maps the grid's cells (col, row) into."""
+        middle = np.array([col + 0.5 + self.shift[0], row + 0.5 + self.shift[1]])
+        unit = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
+        out = []
+        for turn in (0.0, self.turn):
+            t = np.radians(turn)
+            rotation = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+            out.append(unit @ rotation.T + middle)
+        return cv2.perspectiveTransform(np.float32(out).reshape(1, -1, 2), grid_to_image).reshape(2, 4, 2)
