@@ -101,10 +101,11 @@ def rectified_space(picture: np.ndarray, grid_to_picture: np.ndarray, row: int, 
     return view.astype(np.float32)
 
 
-def off_grid_share(view: np.ndarray) -> float:
+def off_grid_share(view: np.ndarray) -> tuple[float, float]:
     """The share of a view's edge energy (squared gradient) whose edges run SLANTED degrees or
-    more off the grid, in the strongest 15-degree band of such turns: a slanted tile's straight sides
-    make a peak there, a table's or a print's texture spreads over every band."""
+    more off the grid, in the strongest 15-degree band of such turns, and that band's middle turn: a
+    slanted tile's straight sides make a peak there, a table's or a print's texture spreads over
+    every band."""
     gx = cv2.Sobel(view, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(view, cv2.CV_32F, 0, 1, ksize=3)
     energy = (gx * gx + gy * gy).sum(axis=2) if gx.ndim == 3 else gx * gx + gy * gy
@@ -113,13 +114,16 @@ def off_grid_share(view: np.ndarray) -> float:
     bins = np.bincount(((turn + 45.0) // 5.0).astype(int).clip(0, 17).ravel(), energy.ravel(), 18)
     band = bins + np.roll(bins, 1) + np.roll(bins, -1)  # 15 degrees, round the turn's circle
     centres = np.arange(-45.0, 45.0, 5.0) + 2.5
-    return float(band[np.abs(centres) >= SLANTED].max() / max(float(bins.sum()), 1e-6))
+    off = np.flatnonzero(np.abs(centres) >= SLANTED)
+    peak = off[int(np.argmax(band[off]))]
+    return float(band[peak] / max(float(bins.sum()), 1e-6)), float(centres[peak])
 
 
-def square_scores(view: np.ndarray) -> np.ndarray:
+def square_scores(view: np.ndarray, turns: np.ndarray | None = None) -> np.ndarray:
     """(turns, shifts, 4) how well each side of a tile-sized square at each turn and shift (its
     middle moved by both SHIFTS, row-major) follows the edges of a `rectified_space` view, in units
-    of the view's mean gradient (so a faint photo scores like a sharp one)."""
+    of the view's mean gradient (so a faint photo scores like a sharp one). `turns`: indices into
+    TURNS of those to try (default all)."""
     gx = cv2.Sobel(view, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(view, cv2.CV_32F, 0, 1, ksize=3)
     if gx.ndim == 3:  # colour edges count too (a green tile on green felt): the strongest channel
@@ -132,6 +136,8 @@ def square_scores(view: np.ndarray) -> np.ndarray:
     jxy = cv2.GaussianBlur(gx * gy, (0, 0), BLUR_PX)
     scale = float(np.sqrt(jxx + jyy).mean()) + 1e-6
     points, normals = _squares()
+    if turns is not None:
+        points, normals = points[turns], normals[turns]
     shifts = np.stack(np.meshgrid(SHIFTS, SHIFTS, indexing="ij"), axis=-1).reshape(-1, 2)[:, ::-1]
     at = (points[:, None] + shifts[None, :, None] + 0.5 + PAD) * CELL_PX - 0.5  # (turns, shifts, pts, 2)
     n_points = at.shape[2]
@@ -146,7 +152,7 @@ def square_scores(view: np.ndarray) -> np.ndarray:
     return (across - along).reshape(*at.shape[:2], 4, -1).mean(axis=3) / scale
 
 
-def tile_turn(view: np.ndarray) -> tuple[float, float]:
+def tile_turn(view: np.ndarray) -> tuple[float, float, float]:
     """(turn, ratio, second): the turn (degrees off the grid, -45 to 45) of the square a
     `rectified_space` view's edges follow best, how much better it scores than the best square
     within LAID degrees of the grid (1.0 where that is the best), and its second weakest side's
@@ -155,20 +161,27 @@ def tile_turn(view: np.ndarray) -> tuple[float, float]:
     return turn, ratio, second
 
 
-def _best_square(view: np.ndarray) -> tuple[float, float, float, tuple[float, float]]:
-    """`tile_turn`, and the best square's shift from the space's middle (dx, dy in cells)."""
-    sides = square_scores(view)
+def _best_square(
+    view: np.ndarray, around: float | None = None
+) -> tuple[float, float, float, tuple[float, float]]:
+    """`tile_turn`, and the best square's shift from the space's middle (dx, dy in cells). With
+    `around` (a turn, degrees) only the turns within LAID of the grid or of it are tried."""
+    turns = np.arange(len(TURNS))
+    if around is not None:
+        apart = np.abs((TURNS - around + 45.0) % 90.0 - 45.0)
+        turns = np.flatnonzero((np.abs(TURNS) <= LAID) | (apart <= LAID))
+    sides = square_scores(view, turns)
     whole = sides.mean(axis=2)
     at = np.argmax(whole, axis=1)
     best = whole.max(axis=1)
     i = int(np.argmax(best))
-    near = float(best[np.abs(TURNS) <= LAID].max())
+    near = float(best[np.abs(TURNS[turns]) <= LAID].max())
     # the best square's second weakest side, as a share of its mean: a tile shows all four (one may
     # lie against a neighbour), where two straight lines of a table's pattern crossing make two
     second = float(np.sort(sides[i, at[i]])[1]) / max(float(best[i]), 1e-3)
     row, col = divmod(int(at[i]), len(SHIFTS))
     shift = (float(SHIFTS[col]), float(SHIFTS[row]))
-    return float(TURNS[i]), float(best[i]) / max(near, 1e-3), second, shift
+    return float(TURNS[turns][i]), float(best[i]) / max(near, 1e-3), second, shift
 
 
 def slanted_tiles(
@@ -195,9 +208,11 @@ def slanted_tiles(
     out = {}
     for row, col in cells:
         view = rectified_space(picture, to_picture, row, col)
-        if off_grid_share(view) < OFF_GRID_SHARE:  # no straight edges off the grid to make one
+        share, peak = off_grid_share(view)
+        if share < OFF_GRID_SHARE:  # no straight edges off the grid to make one
             continue
-        turn, ratio, second, shift = _best_square(view)
+        # the squares tried: those near the grid's turn, and those near the peak of edges off it
+        turn, ratio, second, shift = _best_square(view, around=peak)
         if abs(turn) >= SLANTED and ratio >= SLANT_RATIO and second >= FOUR_SIDES:
             out[(row, col)] = Slant(turn, shift)
     return out
