@@ -355,3 +355,24 @@ def test_an_island_is_refused_only_when_the_photo_edge_cuts_the_island_itself():
     last_column = int(np.mean([shot.corners[i][:, 0].mean() for i in range(9) if i % 3 == 2]))
     cut = cropped(last_column)
     assert cut.refusal is not None and "runs off the edge" in str(cut.refusal)
+
+
+def test_a_floor_of_squares_is_no_second_island(monkeypatch):
+    # 9517-00211 (a measured stress seed, looked at after): a small island on a white floor of squares
+    # about a tile's size, overexposed; the locator sees a lattice of 15 "tiles" on the floor and the
+    # tile model reads its pale squares as backs, so the photo was refused as two islands. A second
+    # island needs fronts of kit tiles on its grid too.
+    from scoring.mondo import score_turn, single_island_turn
+    from vision.mondo import reader
+    from vision.photo_io import decode_photo
+    from vision.synth.dataset import make_scene
+    from vision.synth.world import World
+
+    scene = make_scene("mondo", 9517, 211, 4000, world=World(stress=True))
+    photo, truth = decode_photo(scene.jpeg), scene.truth["report"]["players"][0]["total"]
+    result = reader.read_photo_island(photo, grid=3)
+    assert result.refusal is None
+    assert score_turn(single_island_turn("island", result.reading.island)).players[0].total == truth
+    monkeypatch.setattr(reader, "SECOND_ISLAND_FRONTS", 0)
+    result = reader.read_photo_island(photo, grid=3)
+    assert result.refusal is not None and result.refusal.reason.startswith("2 islands in one photo")

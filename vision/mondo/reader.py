@@ -62,8 +62,11 @@ MOVED_TILE_SURE = 0.9
 GOOD_TILE_LL = -0.5
 # Another grid found in the photo is a second island when it holds this many whole tiles.
 SECOND_ISLAND_TILES = 4
-# ... or when the locator sees this many tile centres on its lattice (its grid may be misplaced)
+# ... or when the locator sees this many tile centres on its lattice (its grid may be misplaced) and
+# the tile model finds fronts of kit tiles on it: a floor of squares about a tile's size shows the
+# locator a lattice, and a plain square of it, pale in overexposed light, reads as a tile's back
 SECOND_ISLAND_SEEN = 7
+SECOND_ISLAND_FRONTS = 2
 # The locator's confidence in a grid (tiles seen on it, how well they sit on it) below which the
 # reading says so.
 ISLAND_DOUBT = 0.5
@@ -303,10 +306,17 @@ class PhotoReading:
     islands: tuple[FoundIsland, ...]  # what the locator found
 
 
-def good_tiles(reading: IslandReading) -> int:
+def good_tiles(reading: IslandReading, fronts_only: bool = False) -> int:
     """Cells read as a kit tile with near certainty: what a right grid shows many of. A grid a row off,
-    or of the wrong size, cuts tiles in its crops, and they fit no face well."""
-    return sum(c.source == "catalog" and c.log_likelihood > GOOD_TILE_LL for c in reading.cells)
+    or of the wrong size, cuts tiles in its crops, and they fit no face well. `fronts_only`: only
+    tiles read front side up (a plain square of a table can pass for a back, one terrain all over)."""
+    island = reading.island
+    return sum(
+        c.source == "catalog"
+        and c.log_likelihood > GOOD_TILE_LL
+        and not (fronts_only and _back_up(island.tile_at(c.row, c.col)))
+        for c in reading.cells
+    )
 
 
 def grid_rank(reading: IslandReading) -> tuple[bool, int, int]:
@@ -417,7 +427,13 @@ def read_with_locator(
     kept = [0] + [
         i
         for i in range(1, len(readings))
-        if (good_tiles(readings[i][0]) >= SECOND_ISLAND_TILES or islands[i].tiles_seen >= SECOND_ISLAND_SEEN)
+        if (
+            good_tiles(readings[i][0]) >= SECOND_ISLAND_TILES
+            or (
+                islands[i].tiles_seen >= SECOND_ISLAND_SEEN
+                and good_tiles(readings[i][0], fronts_only=True) >= SECOND_ISLAND_FRONTS
+            )
+        )
         and not overlapping(islands[i], islands[0])
     ]
     found, (reading, probs) = islands[0], readings[0]
