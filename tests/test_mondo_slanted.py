@@ -144,3 +144,40 @@ def test_a_table_of_squares_at_a_slant_does_not_take_a_front_out(monkeypatch):
     monkeypatch.setattr(reader, "SLANT_NATS", float("-inf"))
     _, reading = _read(photo, grid=4)
     assert [c.head for c in reading.checks].count(SLANTED_TILE) == 1
+
+
+def test_a_slanted_tile_taken_out_leaves_the_other_checks_their_what_ifs(monkeypatch):
+    from mondo_builders import full_forest_island
+
+    from scoring.mondo import Island
+    from vision.geometry import grid_cell_quads
+    from vision.mondo.checks import Check, island_score, settle
+    from vision.mondo.decode import CellReading
+    from vision.mondo.slanted import Slant
+
+    whole = full_forest_island(3)
+    island = Island(3, tuple(t for t in whole.tiles if t.cell != (2, 2)))
+    # the decoder's doubt about the empty space (2, 2), settled with the tile it would hold
+    (doubt,) = settle(
+        island, [Check(2, 2, "present", (("empty", 0.6), ("tile", 0.4)))], {(2, 2): whole.tile_at(2, 2)}
+    )
+    assert doubt.total_if_second is not None
+    quad = np.float32([[0, 0], [3 * PX, 0], [3 * PX, 3 * PX], [0, 3 * PX]])
+    cells = tuple(
+        CellReading(r, c, "empty" if (r, c) == (2, 2) else "catalog", 0.0, ())
+        for r in range(3)
+        for c in range(3)
+    )
+    reading = reader.IslandReading(
+        island, (doubt.text,), cells, 3, quad, grid_cell_quads(quad, 3), {}, (doubt,)
+    )
+    monkeypatch.setattr(reader, "slanted_tiles", lambda *args, **kwargs: {(0, 0): Slant(30.0, (0.0, 0.0))})
+    monkeypatch.setattr(reader, "back_side_up", lambda tile: True)  # a back: no tile model to ask
+    out = reader.without_slanted_tiles(np.zeros((3 * PX, 3 * PX, 3), np.uint8), reading, None, None)
+    assert out.island.tile_at(0, 0) is None and len(out.island.tiles) == 7
+    slant, kept = out.checks
+    assert slant.head == SLANTED_TILE and slant.total_if_second == island_score(island)[0]
+    assert slant.total == island_score(out.island)[0]
+    assert kept.head == "present" and kept.total_if_second == doubt.total_if_second and not kept.not_possible
+    assert out.flags == (slant.text, kept.text)
+    assert [c.source for c in out.cells if (c.row, c.col) == (0, 0)] == ["empty"]

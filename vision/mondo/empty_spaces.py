@@ -22,7 +22,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from scoring.mondo import Island
+from scoring.mondo import Island, Tile
 from scoring.mondo.score import analyse_island
 
 # A space read as empty whose middle is further than this from every ring cell's middle (Lab
@@ -102,11 +102,11 @@ def loose_tile_cells(island: Island, empty: list[tuple[int, int]]) -> list[tuple
     return [
         (r, c)
         for r, c in breaking
-        if (any((r + dr, c + dc) in spaces for dr, dc in _SIDES) or _back_side_up(island, r, c))
+        if (any((r + dr, c + dc) in spaces for dr, dc in _SIDES) or back_side_up(island.tile_at(r, c)))
         and analyse_island(Island(island.grid, tuple(t for t in island.tiles if t.cell != (r, c)))).valid
     ]
 
 
-def _back_side_up(island: Island, row: int, col: int) -> bool:
-    tile = island.tile_at(row, col)
+def back_side_up(tile: Tile | None) -> bool:
+    """Whether a tile was read as a kit tile's back (one terrain all over)."""
     return tile is not None and tile.component is not None and tile.component.face == "back"

@@ -22,7 +22,7 @@ from vision.errors import PhotoError
 from vision.geometry import crop_quads, grid_cell_quads, median
 from vision.mondo.checks import LOOSE_TILE, NOT_TABLE, SLANTED_TILE, Check, settle
 from vision.mondo.decode import CandidateTable, CellReading, candidate_table, decode_island
-from vision.mondo.empty_spaces import loose_tile_cells, unlike_table_spaces
+from vision.mondo.empty_spaces import back_side_up, loose_tile_cells, unlike_table_spaces
 from vision.mondo.foreshortened import foreshortened_islands
 from vision.mondo.grid_places import (
     EDGE_SLACK,
@@ -314,7 +314,7 @@ def good_tiles(reading: IslandReading, fronts_only: bool = False) -> int:
     return sum(
         c.source == "catalog"
         and c.log_likelihood > GOOD_TILE_LL
-        and not (fronts_only and _back_up(island.tile_at(c.row, c.col)))
+        and not (fronts_only and back_side_up(island.tile_at(c.row, c.col)))
         for c in reading.cells
     )
 
@@ -518,10 +518,6 @@ def read_with_locator(
     return PhotoReading(reading, probs, refusal, tuple(islands))
 
 
-def _back_up(tile) -> bool:
-    return tile is not None and tile.component is not None and tile.component.face == "back"
-
-
 def edge_tiles(island: Island) -> list[tuple[int, int]]:
     """The cells of the island's tiles a loose tile could be taken for: on the grid's outer ring, or
     beside a space read as empty (a loose tile lies against the island, never under it)."""
@@ -551,7 +547,7 @@ def without_slanted_tiles(
     turn, and its outline is all there is to go by."""
     island = reading.island
     slants = slanted_tiles(image, reading.quad, reading.grid, edge_tiles(island), finer)
-    fronts = [cell for cell in slants if not _back_up(island.tile_at(*cell))]
+    fronts = [cell for cell in slants if not back_side_up(island.tile_at(*cell))]
     if fronts:
         g = reading.grid
         to_image = cv2.getPerspectiveTransform(
@@ -580,8 +576,13 @@ def without_slanted_tiles(
         [Check(r, c, SLANTED_TILE, ()) for r, c in sorted(turned)],
         {cell: island.tile_at(*cell) for cell in turned},
     )
-    # the other checks, settled again on the island without those tiles
-    others = settle(left, [c for c in reading.checks if (c.row, c.col) not in turned])
+    # the other checks, settled again on the island without those tiles, but for those that need the
+    # decoder's tile for a space read as empty, which the reading does not keep: they stay as they were
+    others = []
+    for check in reading.checks:
+        if (check.row, check.col) not in turned:
+            (again,) = settle(left, [check])
+            others.append(check if again.not_possible and not check.not_possible else again)
     checks = tuple(sorted((*others, *new), key=lambda c: (c.row, c.col)))
     asked = {c.text for c in reading.checks}
     own = tuple(f for f in reading.flags if f not in asked)  # the island's own flags stay first
