@@ -113,7 +113,10 @@ bench-synth: $(STAMP)
 
 # Train the Mondo models from simulator output (fixed seeds < 9000) and export them to models/.
 # Both data sets are made first on both cores, then the two nets train side by side, a core each.
+# $(MODELS) is made first: the locator's log is written there before either net would make it
+# (make eval-unseen, into a new build/models-unseen, once lost the locator so).
 model-mondo: $(TRAIN_STAMP)
+	mkdir -p $(MODELS)
 	$(BIN)/python -m vision.training.train_locator --data-only $(TRAIN_ARGS)
 	$(BIN)/python -m vision.training.train_mondo_tiles --data-only $(TRAIN_ARGS)
 	$(BIN)/python -m vision.training.train_locator --out $(MODELS)/mondo-locator.onnx $(TRAIN_ARGS) \
