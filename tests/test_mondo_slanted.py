@@ -1,5 +1,5 @@
 """A tile lying turned far off the grid in a space is a loose tile (vision.mondo.slanted, and the
-reader's use of it)."""
+reader's use of it: vision.mondo.space_checks)."""
 
 import cv2
 import numpy as np
@@ -7,9 +7,10 @@ import pytest
 
 import vision.mondo.reader as reader
 import vision.mondo.slanted as slanted
+import vision.mondo.space_checks as space_checks
 from scoring.mondo import score_turn, single_island_turn
 from vision.mondo.checks import SLANTED_TILE
-from vision.mondo.reader import edge_tiles
+from vision.mondo.space_checks import edge_tiles
 from vision.photo_io import decode_photo
 from vision.synth.dataset import make_scene
 from vision.synth.world import World
@@ -141,7 +142,7 @@ def test_a_table_of_squares_at_a_slant_does_not_take_a_front_out(monkeypatch):
     photo, truth = decode_photo(scene.jpeg), scene.truth["report"]["players"][0]["total"]
     total, reading = _read(photo, grid=4)
     assert total == truth and SLANTED_TILE not in [c.head for c in reading.checks]
-    monkeypatch.setattr(reader, "SLANT_NATS", float("-inf"))
+    monkeypatch.setattr(space_checks, "SLANT_NATS", float("-inf"))
     _, reading = _read(photo, grid=4)
     assert [c.head for c in reading.checks].count(SLANTED_TILE) == 1
 
@@ -171,9 +172,12 @@ def test_a_slanted_tile_taken_out_leaves_the_other_checks_their_what_ifs(monkeyp
     reading = reader.IslandReading(
         island, (doubt.text,), cells, 3, quad, grid_cell_quads(quad, 3), {}, (doubt,)
     )
-    monkeypatch.setattr(reader, "slanted_tiles", lambda *args, **kwargs: {(0, 0): Slant(30.0, (0.0, 0.0))})
-    monkeypatch.setattr(reader, "back_side_up", lambda tile: True)  # a back: no tile model to ask
-    out = reader.without_slanted_tiles(np.zeros((3 * PX, 3 * PX, 3), np.uint8), reading, None, None)
+    monkeypatch.setattr(
+        space_checks, "slanted_tiles", lambda *args, **kwargs: {(0, 0): Slant(30.0, (0.0, 0.0))}
+    )
+    monkeypatch.setattr(space_checks, "back_side_up", lambda tile: True)  # a back: no tile model to ask
+    image = np.zeros((3 * PX, 3 * PX, 3), np.uint8)
+    out = space_checks.without_slanted_tiles(image, reading, crop=None, table=None, look=None)
     assert out.island.tile_at(0, 0) is None and len(out.island.tiles) == 7
     slant, kept = out.checks
     assert slant.head == SLANTED_TILE and slant.total_if_second == island_score(island)[0]

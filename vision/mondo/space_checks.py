@@ -1,0 +1,137 @@
+"""The island as read, looked at once more, space by space: tiles that are not the island's, spaces
+read as empty that may hold a tile. Ask, do not guess: each doubt becomes a check with the score
+either way.
+
+- A tile at the island's edge whose outline lies far off the grid (`vision.mondo.slanted`) is a loose
+  tile lying in an empty space: taken out, with a check.
+- A space read as empty that shows a tile lying turned across it (`vision.mondo.turned`), or that
+  looks like no part of the table round the island, and a tile breaking the water rule beside such a
+  space (`vision.mondo.empty_spaces`), are asked about.
+
+`crop` cuts the tile model's crops of quads in px of the image, `look` reads them once
+(`vision.mondo.reader.cell_cropper`, the model's `run`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+
+from scoring.mondo import Island
+from vision.mondo.checks import LOOSE_TILE, NOT_TABLE, SLANTED_TILE, Check, settle
+from vision.mondo.decode import CandidateTable
+from vision.mondo.empty_spaces import back_side_up, loose_tile_cells, unlike_table_spaces
+from vision.mondo.recentre import SLANT_NATS, Cropper, Reader, kit_fit
+from vision.mondo.slanted import Finer, slanted_tiles
+from vision.mondo.turned import turned_tile_checks
+
+if TYPE_CHECKING:
+    from vision.mondo.reader import IslandReading
+
+
+def edge_tiles(island: Island) -> list[tuple[int, int]]:
+    """The cells of the island's tiles a loose tile could be taken for: on the grid's outer ring, or
+    beside a space read as empty (a loose tile lies against the island, never under it)."""
+    g = island.grid
+    held = {t.cell for t in island.tiles}
+
+    def open_beside(r: int, c: int) -> bool:
+        near = ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+        return any(not (0 <= a < g and 0 <= b < g) or (a, b) not in held for a, b in near)
+
+    return [cell for cell in sorted(held) if open_beside(*cell)]
+
+
+def without_slanted_tiles(
+    image: np.ndarray,
+    reading: IslandReading,
+    crop: Cropper,
+    table: CandidateTable,
+    look: Reader,
+    finer: Finer | None = None,
+) -> IslandReading:
+    """The reading with each tile that lies turned far off the grid (`vision.mondo.slanted`: a loose
+    tile lying in a space the island leaves empty) taken out, its space read as empty, and a check
+    that asks whether it is the island's after all, with the score if it is. The checks on the tiles
+    taken out go with them. A front is taken out only where the tile model agrees: a crop turned as
+    the tile lies shows a whole kit tile better (SLANT_NATS) than the space's own crop (a table's
+    pattern of squares can make a slanted square's sides); a back, one terrain all over, fits any
+    turn, and its outline is all there is to go by."""
+    island = reading.island
+    slants = slanted_tiles(image, reading.quad, reading.grid, edge_tiles(island), finer)
+    fronts = [cell for cell in slants if not back_side_up(island.tile_at(*cell))]
+    if fronts:
+        g = reading.grid
+        to_image = cv2.getPerspectiveTransform(
+            np.float32([[0, 0], [g, 0], [g, g], [0, g]]), np.asarray(reading.quad, np.float32)
+        )
+        # the space's own crop (where its tile was read) against a crop turned as the tile lies
+        quads = np.concatenate(
+            [
+                np.stack([reading.cell_quads[r * g + c], slants[(r, c)].quads(r, c, to_image)[1]])
+                for r, c in fronts
+            ]
+        )
+        fit = kit_fit(look(crop(quads)), table).reshape(-1, 2)
+        for cell, (straight, turned) in zip(fronts, fit, strict=True):
+            if turned - straight < SLANT_NATS:
+                del slants[cell]
+    turned = set(slants)
+    if not turned:
+        return reading
+    kept = tuple(t for t in island.tiles if t.cell not in turned)
+    left = Island(island.grid, kept)
+    cells = tuple(replace(c, source="empty") if (c.row, c.col) in turned else c for c in reading.cells)
+    new = settle(
+        left,
+        [Check(r, c, SLANTED_TILE, ()) for r, c in sorted(turned)],
+        {cell: island.tile_at(*cell) for cell in turned},
+    )
+    # the other checks, settled again on the island without those tiles, but for those that need the
+    # decoder's tile for a space read as empty, which the reading does not keep: they stay as they were
+    others = []
+    for check in reading.checks:
+        if (check.row, check.col) not in turned:
+            (again,) = settle(left, [check])
+            others.append(check if again.not_possible and not check.not_possible else again)
+    checks = tuple(sorted((*others, *new), key=lambda c: (c.row, c.col)))
+    asked = {c.text for c in reading.checks}
+    own = tuple(f for f in reading.flags if f not in asked)  # the island's own flags stay first
+    return replace(
+        reading, island=left, cells=cells, checks=checks, flags=own + tuple(c.text for c in checks)
+    )
+
+
+def with_empty_space_checks(
+    image: np.ndarray, reading: IslandReading, crop: Cropper, table: CandidateTable, look: Reader
+) -> IslandReading:
+    """The reading with a check on each space read as empty that shows a tile lying turned across
+    it (`vision.mondo.turned`: a loose tile on the island may hide a tile of it), or that looks like
+    no part of the table round the island, and on each tile that breaks the water rule beside such a
+    space (`vision.mondo.empty_spaces`: a tile back side up or pushed read as empty, a loose tile
+    lying in an empty space read as the island's)."""
+    asked_already = {(c.row, c.col) for c in reading.checks if c.head == SLANTED_TILE}
+    empty = [
+        (c.row, c.col) for c in reading.cells if c.source == "empty" and (c.row, c.col) not in asked_already
+    ]
+    if not empty:
+        return reading
+    turned = turned_tile_checks(empty, reading.cell_quads, reading.grid, table, crop, look)
+    asked = {(c.row, c.col) for c in turned}
+    unlike = [
+        space for space in unlike_table_spaces(image, reading.quad, reading.grid, empty) if space not in asked
+    ]
+    checks = (
+        *turned,
+        *(Check(r, c, NOT_TABLE, ()) for r, c in unlike),
+        *(Check(r, c, LOOSE_TILE, ()) for r, c in loose_tile_cells(reading.island, empty)),
+    )
+    if not checks:
+        return reading
+    checks = settle(reading.island, checks)
+    return replace(
+        reading, checks=reading.checks + checks, flags=reading.flags + tuple(c.text for c in checks)
+    )
