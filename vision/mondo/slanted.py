@@ -23,6 +23,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.spots import quarter_turn_apart
+
 # px per cell of the rectified view; cells the photo shows larger are shrunk to it, smaller ones are
 # taken from a finer decode where the photo has one
 CELL_PX = 32
@@ -168,8 +170,7 @@ def _best_square(
     `around` (a turn, degrees) only the turns within LAID of the grid or of it are tried."""
     turns = np.arange(len(TURNS))
     if around is not None:
-        apart = np.abs((TURNS - around + 45.0) % 90.0 - 45.0)
-        turns = np.flatnonzero((np.abs(TURNS) <= LAID) | (apart <= LAID))
+        turns = np.flatnonzero((np.abs(TURNS) <= LAID) | (quarter_turn_apart(TURNS, around) <= LAID))
     sides = square_scores(view, turns)
     whole = sides.mean(axis=2)
     at = np.argmax(whole, axis=1)

@@ -17,6 +17,7 @@ from scoring.mediterraneo import score_sea, sea_report_to_json, sea_to_json
 from scoring.mediterraneo.placement import plays_to_json
 from scoring.mondo import island_to_json, score_turn, single_island_turn, turn_score_to_json
 from vision.geometry import quad_span
+from vision.spots import quarter_turn_apart
 from vision.synth.camera import Camera
 from vision.synth.mediterraneo_art import render_card_face
 from vision.synth.mediterraneo_sea import random_sea
@@ -284,8 +285,7 @@ def looks_laid(piece: Piece, empty_spaces: set[tuple[int, int]], pitch: float) -
     nearly square to the grid (`LAID_LOOKING_TURN`): then it looks laid, not loose."""
     x, y = piece.center_mm
     space = (int(math.floor(y / pitch)), int(math.floor(x / pitch)))
-    turn = (piece.angle_deg + 45.0) % 90.0 - 45.0
-    return space in empty_spaces and abs(turn) < LAID_LOOKING_TURN
+    return space in empty_spaces and quarter_turn_apart(piece.angle_deg, 0.0) < LAID_LOOKING_TURN
 
 
 def place_beside(
