@@ -90,8 +90,9 @@ def cell_candidates(photo: Any, reading: Any) -> list[dict[str, Any]]:
     import numpy as np
 
     from vision.geometry import crop_quads
+    from vision.mondo.crops import crop_source
     from vision.mondo.decode import PROB_FLOOR
-    from vision.mondo.reader import catalog_table, crop_source, finer_view, read_turns, tile_model
+    from vision.mondo.reader import catalog_table, finer_view, read_turns, tile_model
 
     model = tile_model()
     table = catalog_table(model)

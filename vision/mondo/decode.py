@@ -173,11 +173,14 @@ def decode_island(
     use_catalog: bool = True,
     flag_below: float = 0.8,
     misfit_nats: float = 6.0,
+    evidence: np.ndarray | None = None,
 ) -> DecodedIsland:
     """The island the model's probabilities say, read against the catalog in ``table``.
 
     ``probs[head]`` is (len(cells), n_classes) softmax output, rows in ``cells`` order.
     ``use_catalog=False`` reads every tile head by head (the baseline the catalog is measured against).
+    ``evidence`` (len(cells), len(table)): log-likelihood from elsewhere (the back model:
+    `vision.mondo.backs.back_evidence`) added to each candidate of each cell.
     """
     cells = [(int(r), int(c)) for r, c in cells]
     _check_inputs(probs, head_classes, cells, table)
@@ -190,7 +193,8 @@ def decode_island(
     logp = {h: np.log(np.maximum(probs[h][tile_rows], PROB_FLOOR)) for h in table.heads}
     heads_ll = sum((logp[h].max(axis=1) for h in table.heads), np.zeros(len(tile_rows)))
     if use_catalog:
-        choice, chosen_ll = _assign(logp, heads_ll, table, misfit_nats)
+        extra = None if evidence is None else np.asarray(evidence, np.float64)[order][tile_rows]
+        choice, chosen_ll = _assign(logp, heads_ll, table, misfit_nats, extra)
     else:
         choice, chosen_ll = np.full(len(tile_rows), -1), heads_ll
     readings: list[tuple[Tile | None, CellReading, tuple[Check, ...]]] = []
@@ -237,7 +241,11 @@ def _check_inputs(
 
 
 def _assign(
-    logp: Mapping[str, np.ndarray], heads_ll: np.ndarray, table: CandidateTable, misfit_nats: float
+    logp: Mapping[str, np.ndarray],
+    heads_ll: np.ndarray,
+    table: CandidateTable,
+    misfit_nats: float,
+    evidence: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Each tile cell's candidate (-1: fits no kit tile) and its log-likelihood.
 
@@ -250,6 +258,8 @@ def _assign(
         return choice, chosen_ll
     # (cells, candidates): one gather per head, summed.
     ll = sum(logp[h][:, table.classes[h]] for h in table.heads)
+    if evidence is not None:
+        ll = ll + evidence
     floor = heads_ll - misfit_nats
     fitting = np.flatnonzero(ll.max(axis=1) >= floor)
     if len(fitting) == 0:

@@ -19,8 +19,10 @@ from scoring.mondo import Island, score_turn, single_island_turn
 from scoring.mondo.score import analyse_island
 from vision.catalogs import load_catalog
 from vision.errors import PhotoError
-from vision.geometry import crop_quads, grid_cell_quads, median
+from vision.geometry import crop_quads, grid_cell_quads
+from vision.mondo.backs import back_cells, back_evidence, back_model, read_backs
 from vision.mondo.checks import Check, settle
+from vision.mondo.crops import Finer, crop_source
 from vision.mondo.decode import CandidateTable, CellReading, candidate_table, decode_island
 from vision.mondo.empty_spaces import back_side_up
 from vision.mondo.foreshortened import foreshortened_islands
@@ -51,9 +53,6 @@ SECOND_LOCATOR = "mondo-locator-second.onnx"
 # A grid in which the tile model sees fewer tiles than this is something else that looks like a
 # lattice (a sea of cards, a tiled floor): players leave at most a few spaces empty.
 MIN_TILES = 3
-# Cut crops from a finer decode of the photo when a cell spans less than this share of its crop's
-# size in the reduced view (the tile model learnt crops shrunk, hardly ever enlarged).
-FINER_BELOW = 0.9
 # A cell whose first crop gave a tile less than this, read as a tile once its crop moved, is asked
 # about: a loose tile lying against the island looks like a tile pushed out of line.
 MOVED_TILE_SURE = 0.9
@@ -81,8 +80,6 @@ EMPTY_ROW_FLAG = (
     "A whole row or column at the island's edge is empty, and the photo does not show on which side: "
     "check where the empty spaces are"
 )
-# share -> (the photo at about `share` times the px per cell, px of the reduced view per its px)
-Finer = Callable[[float], tuple[np.ndarray, float]]
 
 
 @dataclass(frozen=True)
@@ -138,21 +135,6 @@ def read_turns(model: OnnxModel, crops: np.ndarray) -> dict[str, np.ndarray]:
     return probs
 
 
-def crop_source(
-    image: np.ndarray, cell_quads: np.ndarray, size: int, margin: float, finer: Finer | None
-) -> tuple[np.ndarray, Callable[[np.ndarray], np.ndarray]]:
-    """The picture to cut crops of `size` px from, and how quads in px of `image` map into its px:
-    the photo itself at the resolution the crops need where `finer` can give it, so a small island
-    is read from the photo's own pixels, not from an enlarged reduced view."""
-    side = float(median(np.hypot(*(cell_quads[:, 1] - cell_quads[:, 0]).T)))
-    need = size / (1 + 2 * margin)  # px a cell spans in its crop
-    if finer is None or side >= FINER_BELOW * need:
-        return image, lambda quads: quads
-    picture, k = finer(side / need)  # k: px of `image` per px of `picture`
-    r = 1.0 / k
-    return picture, lambda quads: ((quads + 0.5) * r - 0.5).astype(np.float32)
-
-
 def cell_cropper(
     image: np.ndarray, quads: np.ndarray, model: OnnxModel, finer: Finer | None
 ) -> Callable[[np.ndarray], np.ndarray]:
@@ -187,10 +169,15 @@ def read_cells(
             probs, found.cell_quads, table, crop, model.run, lambda c: read_turns(model, c)
         )
         found = replace(found, cell_quads=cell_quads)
+    evidence = (
+        back_terrain_evidence(image, found.cell_quads, probs, model, table, finer) if use_catalog else None
+    )
     model_ms = (time.perf_counter() - start) * 1000
     start = time.perf_counter()
     cells = [(r, c) for r in range(found.grid) for c in range(found.grid)]
-    decoded = decode_island(probs, model.heads, cells, found.grid, table, use_catalog=use_catalog)
+    decoded = decode_island(
+        probs, model.heads, cells, found.grid, table, use_catalog=use_catalog, evidence=evidence
+    )
     checks = decoded.checks + moved_tile_checks(decoded.island, moved, first_probs, probs, table, found.grid)
     decode_ms = (time.perf_counter() - start) * 1000
     reading = IslandReading(
@@ -204,6 +191,24 @@ def read_cells(
         checks,
     )
     return reading, probs
+
+
+def back_terrain_evidence(
+    image: np.ndarray,
+    cell_quads: np.ndarray,
+    probs: dict[str, np.ndarray],
+    model: OnnxModel,
+    table: CandidateTable,
+    finer: Finer | None,
+) -> np.ndarray | None:
+    """What the back model (`vision.mondo.backs`) says of the cells that may lie back side up, as
+    evidence for the decoder; None without the model or such cells."""
+    backs = back_model()
+    rows = back_cells(probs, model.heads["face"], model.heads["present"]) if backs else ()
+    if not len(rows):
+        return None
+    terrains = read_backs(backs, image, np.asarray(cell_quads)[rows], finer)
+    return back_evidence(terrains, rows, len(cell_quads), table)
 
 
 def moved_tile_checks(

@@ -17,12 +17,12 @@ with no one direction, score about nothing. Pure geometry on the photo's pixels:
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
+from vision.mondo.crops import Finer
 from vision.spots import quarter_turn_apart
 
 # px per cell of the rectified view; cells the photo shows larger are shrunk to it, smaller ones are
@@ -54,9 +54,6 @@ FOUR_SIDES = 0.5
 # turns SLANTED or more off the grid (`off_grid_share`; on the photos above, 17% of the laid tiles'
 # views pass, and every slanted tile's, at 0.22-0.30): the search costs ~4 ms a space, this ~0.3 ms.
 OFF_GRID_SHARE = 0.18
-
-# (scale) -> (picture, px of the reader's image per px of the picture); `vision.mondo.reader.Finer`
-Finer = Callable[[float], tuple[np.ndarray, float]]
 
 
 @functools.cache

@@ -91,15 +91,22 @@ def mondo_scene(
     kind: str | None = None,
     name: str = "island",
     world: World | None = None,
+    backs: int | None = None,
 ) -> Scene:
     """A hand-built island photographed on a table, under conditions drawn from `world` (see
     vision.synth.world): loose tiles near, touching or far from it, tiles turned, gapped, pushed out
-    of line, curled or back side up, another island at the frame edge, a hand, any table and light."""
+    of line, curled or back side up, another island at the frame edge, a hand, any table and light.
+    `backs` (training data for the back reader): that many tiles back side up, on any cells, rather
+    than the conditions' few."""
     conditions = draw_conditions(rng, world)
     grid = grid or (3 if rng.random() < 0.7 else 4)
     kinds = list(ISLAND_KINDS)
     kind = kind or kinds[int(rng.choice(len(kinds), p=list(ISLAND_KINDS.values())))]
-    layout = with_backs(random_layout(catalog, rng, grid, kind), conditions.backs, grid, rng)
+    layout = random_layout(catalog, rng, grid, kind)
+    if backs is None:
+        layout = with_backs(layout, conditions.backs, grid, rng)
+    else:
+        layout = with_backs(layout, backs, grid, rng, anywhere=True)
     island = island_of(layout, catalog, grid)
     style = style or draw_style(rng, conditions)
     px_per_mm = _art_scale(long_side_px, grid * TILE_MM / max(0.3, conditions.span))
@@ -224,11 +231,20 @@ def mondo_scene(
     return Scene(jpeg, truth, shot)
 
 
-def with_backs(layout: list[PlacedTile], n: int, grid: int, rng: np.random.Generator) -> list[PlacedTile]:
+def with_backs(
+    layout: list[PlacedTile], n: int, grid: int, rng: np.random.Generator, anywhere: bool = False
+) -> list[PlacedTile]:
     """`n` tiles of the layout turned to their cloud side, inner cells first (a back shows one land
-    terrain all round, so on an outer cell it breaks the water rule: at most one goes there)."""
+    terrain all round, so on an outer cell it breaks the water rule: at most one goes there), or
+    with `anywhere` on any cells."""
     if n <= 0:
         return layout
+    if anywhere:
+        fronts = [i for i, p in enumerate(layout) if p.face == "front"]
+        out = list(layout)
+        for i in rng.permutation(fronts)[:n]:
+            out[int(i)] = replace(out[int(i)], face="back", rotation=int(rng.integers(4)) * 90)
+        return out
     inner = [
         i for i, p in enumerate(layout) if 0 < p.row < grid - 1 and 0 < p.col < grid - 1 and p.face == "front"
     ]

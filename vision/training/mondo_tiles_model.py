@@ -20,7 +20,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from vision.mondo.heads import HEADS, turned_head_sources
+from vision.mondo.heads import HEAD_NAMES, HEADS, turned_head
 
 # (out channels, stride) of every conv block
 BLOCKS: tuple[tuple[int, int], ...] = ((16, 2), (32, 2), (32, 1), (64, 2), (64, 1), (96, 1))
@@ -80,16 +80,17 @@ def to_float_nchw(crops: torch.Tensor) -> torch.Tensor:
 
 
 def turned_batch(
-    x: torch.Tensor, y: torch.Tensor, generator: torch.Generator
+    x: torch.Tensor, y: torch.Tensor, generator: torch.Generator, heads: Sequence[str] = HEAD_NAMES
 ) -> tuple[torch.Tensor, torch.Tensor]:
-    """Each crop turned clockwise by a random number of quarter turns, its labels moved with it."""
+    """Each crop turned clockwise by a random number of quarter turns, its labels (one column per
+    head of ``heads``) moved with it."""
     turns = torch.randint(0, 4, (len(x),), generator=generator)
     x_out, y_out = x.clone(), y.clone()
     for k in range(1, 4):
         pick = turns == k
         if pick.any():
             x_out[pick] = torch.rot90(x[pick], k=-k, dims=(2, 3))
-            y_out[pick] = y[pick][:, turned_head_sources(k)]
+            y_out[pick] = y[pick][:, [heads.index(turned_head(name, k)) for name in heads]]
     return x_out, y_out
 
 
@@ -157,6 +158,24 @@ def hard_light(x: torch.Tensor, generator: torch.Generator, share: float) -> tor
     return out.clamp(0, 255)
 
 
+def lying_colour(x: torch.Tensor, generator: torch.Generator, share: float) -> torch.Tensor:
+    """On ``share`` of the crops, colour that says little: half of them greyed by 50-100%, half under
+    a cast of any hue (each channel's gain 0.6-1.5). For a model that must tell terrains apart by
+    their marks (the back model: a colour cast made a desert back plains-green)."""
+    n = len(x)
+    kind = torch.randint(0, 2, (n,), generator=generator)
+    kind[torch.rand(n, generator=generator) >= share] = -1
+    grey = x.mean(dim=1, keepdim=True)
+    amount = 0.5 + 0.5 * torch.rand(n, 1, 1, 1, generator=generator)
+    gains = 0.6 + 0.9 * torch.rand(n, 3, 1, 1, generator=generator)
+    out = x.clone()
+    pick = kind == 0
+    out[pick] = x[pick] + (grey[pick] - x[pick]) * amount[pick]
+    pick = kind == 1
+    out[pick] = x[pick] * gains[pick]
+    return out.clamp(0, 255)
+
+
 def glare(x: torch.Tensor, generator: torch.Generator, share: float = 0.15) -> torch.Tensor:
     """A soft white highlight on ``share`` of the crops: the miscounts seen were under glare."""
     n, _, h, w = x.shape
@@ -182,6 +201,7 @@ class TrainConfig:
     seed: int = 0
     turns: bool = True  # 90-degree turn augmentation (labels permuted)
     hard_light: float = 0.0  # share of crops given a cast, clipping, colour or shadow edge (hard_light)
+    lying_colour: float = 0.0  # share of crops greyed or under a cast of any hue (lying_colour)
 
 
 def heads_loss(logits: list[torch.Tensor], y: torch.Tensor) -> torch.Tensor:
@@ -257,9 +277,11 @@ def train(
             pick = order[step * config.batch : (step + 1) * config.batch]
             x, y = to_float_nchw(train_x[pick]), train_y[pick]
             if config.turns:
-                x, y = turned_batch(x, y, generator)
+                x, y = turned_batch(x, y, generator, model.head_names)
             if config.hard_light:
                 x = hard_light(x, generator, config.hard_light)
+            if config.lying_colour:
+                x = lying_colour(x, generator, config.lying_colour)
             loss = heads_loss(model(photometric(x, generator)), y)
             optimizer.zero_grad(set_to_none=True)
             loss.backward()

@@ -1,0 +1,101 @@
+"""The terrain of a tile lying back side up, read from the photo's fine detail.
+
+A back shows one land terrain all over (forest, desert or plains, under a few clouds). The tile
+model reads a cell at about 50 px, where overexposure clips desert and plains to one pale yellow and
+only their marks still tell them apart: the desert's dune strokes and pebbles, the plains' grass
+tufts, a pixel or two at that size. The back model reads the middle of a cell that looks like a back
+at about 120 px a cell, from the photo's own pixels (`vision.mondo.crops.crop_source`), and what it
+says is added to the catalog decoder's likelihood of each back candidate (`back_evidence`): a back
+of the terrain it reads best loses nothing, a back of another terrain loses the log of its odds
+against that one. Without the model file (an older models folder) the reader reads as before.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import numpy as np
+
+from vision.geometry import crop_quads
+from vision.mondo.crops import Finer, crop_source
+from vision.mondo.decode import CandidateTable
+from vision.mondo.heads import LAND, turn_crops
+from vision.onnx_model import OnnxModel, load_model, models_dir
+
+BACK_MODEL = "mondo-backs.onnx"
+BACK_TERRAINS = LAND  # the model's labels: every kit back shows one of them
+HEAD = "terrain"
+# A cell whose tile model reading gives its back face at least this is read by the back model too.
+LOOKS_BACK = 0.2
+# The most a back candidate loses (nats): the tile model's reading still counts against a model
+# that is sure and wrong.
+MOST_LOSS = 6.0
+
+
+def back_terrain_of(catalog: dict, component_id: str) -> str:
+    """The terrain the back of kit tile ``component_id`` shows."""
+    for component in catalog["components"]:
+        if component["id"] == component_id:
+            return str(component["faces"]["back"]["edges"]["N"])
+    raise KeyError(f"no kit tile {component_id!r}")
+
+
+@functools.lru_cache(maxsize=4)
+def _load(path: Path) -> OnnxModel | None:
+    return load_model(path) if path.is_file() else None
+
+
+def back_model() -> OnnxModel | None:
+    """The shipped back model, or None where the models folder has none."""
+    return _load(models_dir() / BACK_MODEL)
+
+
+def read_backs(
+    model: OnnxModel, image: np.ndarray, cell_quads: np.ndarray, finer: Finer | None
+) -> np.ndarray:
+    """(len(cell_quads), len(BACK_TERRAINS)) the model's terrain probabilities of each cell, averaged
+    over its four quarter turns (px of ``image``; crops from a finer decode where the cells need it)."""
+    size = model.input_size
+    margin = float(model.metadata["input"]["crop_margin"])
+    if list(model.heads[HEAD]) != list(BACK_TERRAINS):
+        raise ValueError(
+            f"{model.path.name}: head {HEAD!r} has labels {model.heads[HEAD]}, not {BACK_TERRAINS}"
+        )
+    source, to_source = crop_source(image, cell_quads, size, margin, finer)
+    crops = crop_quads(source, to_source(np.asarray(cell_quads, np.float32)), size, margin)
+    n = len(crops)
+    out = model.run(np.concatenate([turn_crops(crops, k) for k in range(4)]))[HEAD]
+    return out.reshape(4, n, -1).mean(axis=0)
+
+
+def candidate_terrains(table: CandidateTable) -> np.ndarray:
+    """(len(table),) index into BACK_TERRAINS of each back candidate's terrain, -1 for a front."""
+    out = np.full(len(table), -1, np.intp)
+    for k, tile in enumerate(table.tiles):
+        if tile.component is not None and tile.component.face == "back":
+            out[k] = BACK_TERRAINS.index(tile.edge("N"))
+    return out
+
+
+def back_evidence(
+    terrain_probs: np.ndarray, rows: np.ndarray, n_cells: int, table: CandidateTable
+) -> np.ndarray:
+    """(n_cells, len(table)) log-likelihood to add to each candidate of each cell: for the cells
+    ``rows`` the back model read (``terrain_probs``, in that order), a back candidate's log odds of
+    its terrain against the likeliest (at most MOST_LOSS down); 0 elsewhere and for fronts."""
+    evidence = np.zeros((n_cells, len(table)))
+    terrains = candidate_terrains(table)
+    backs = terrains >= 0
+    logp = np.log(np.maximum(terrain_probs, 1e-9))
+    odds = np.maximum(logp - logp.max(axis=1, keepdims=True), -MOST_LOSS)
+    for row, cell_odds in zip(rows, odds, strict=True):
+        evidence[row, backs] = cell_odds[terrains[backs]]
+    return evidence
+
+
+def back_cells(probs: dict[str, np.ndarray], face_labels: list[str], present_labels: list[str]) -> np.ndarray:
+    """Indices of the cells the tile model reads as a tile that may lie back side up."""
+    p_back = probs["face"][:, face_labels.index("back")]
+    p_tile = probs["present"][:, present_labels.index("tile")]
+    return np.flatnonzero((p_back >= LOOKS_BACK) & (p_tile >= 0.5))
