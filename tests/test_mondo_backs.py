@@ -68,12 +68,20 @@ def test_back_evidence_costs_a_back_its_odds_against_the_likeliest_terrain():
     assert np.allclose(evidence[0, (terrains >= 0) & ~desert], -MOST_LOSS)  # capped
 
 
-def test_back_cells_are_tiles_that_may_lie_back_side_up():
+def test_back_cells_are_tiles_that_may_lie_back_side_up_on_a_land_not_sure():
+    n = 5
+    edge = np.zeros((n, len(HEADS["edge_N"])))
+    sure, unsure = (HEADS["edge_N"].index(t) for t in ("desert", "plains"))
+    edge[:, sure] = 1.0
+    edge[2, [sure, unsure]] = 0.6, 0.4  # the tile model torn between two lands
     probs = {
-        "face": np.array([[0.9, 0.1], [0.7, 0.3], [0.1, 0.9], [0.0, 1.0]]),
-        "present": np.array([[0.0, 1.0], [0.0, 1.0], [0.0, 1.0], [0.9, 0.1]]),
+        "face": np.array([[0.9, 0.1], [0.7, 0.3], [0.1, 0.9], [0.0, 1.0], [0.0, 1.0]]),
+        "present": np.array([[0.0, 1.0], [0.0, 1.0], [0.0, 1.0], [0.9, 0.1], [0.0, 1.0]]),
+        **{f"edge_{side}": edge for side in "NESW"},
     }
-    assert back_cells(probs, list(HEADS["face"]), list(HEADS["present"])).tolist() == [1, 2]
+    assert back_cells(probs, HEADS).tolist() == [2]
+    edge[1, [sure, unsure]] = 0.5, 0.5
+    assert back_cells(probs, HEADS).tolist() == [1, 2]
 
 
 def _one_hot_probs(labels: dict[str, str]) -> dict[str, np.ndarray]:

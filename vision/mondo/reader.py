@@ -204,7 +204,7 @@ def back_terrain_evidence(
     """What the back model (`vision.mondo.backs`) says of the cells that may lie back side up, as
     evidence for the decoder; None without the model or such cells."""
     backs = back_model()
-    rows = back_cells(probs, model.heads["face"], model.heads["present"]) if backs else ()
+    rows = back_cells(probs, model.heads) if backs else ()
     if not len(rows):
         return None
     terrains = read_backs(backs, image, np.asarray(cell_quads)[rows], finer)
