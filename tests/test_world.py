@@ -11,6 +11,7 @@ import pytest
 
 from vision.geometry import quad_span
 from vision.synth.catalog import load_catalog
+from vision.synth.dataset import make_scene
 from vision.synth.mondo_island import PlacedTile
 from vision.synth.photo import PhotoStyle, Piece, photograph
 from vision.synth.piece_drawing import piece_footprint
@@ -102,6 +103,24 @@ def test_a_loose_tile_placed_beside_the_island_lies_at_the_gap_asked_for():
         assert placed is not None
         got = min(_footprint_gap(piece_footprint(placed), piece_footprint(p)) for p in island)
         assert gap - 0.05 <= got <= gap + 0.6, (gap, got)
+
+
+def test_a_tile_lying_over_another_turned_apart_overlaps_it():
+    # no corner of either lies inside the other: the vertex test alone called the gap positive
+    a, b = piece_footprint(tile(100, 100, -2.1)), piece_footprint(tile(101, 101, 18.5))
+    assert _footprint_gap(a, b) < -30
+    assert _footprint_gap(piece_footprint(tile(0, 0)), piece_footprint(tile(60, 0))) == pytest.approx(
+        10, abs=0.5
+    )
+
+
+def test_no_loose_tile_lies_over_a_laid_one():
+    # stress 9518-00424: a touching loose back was drawn over 87% of the island's corner tile
+    scene = make_scene("mondo", 9518, 424, 1000, world=World(stress=True))
+    laid = [np.float32(t["corners"]) for t in scene.truth["tiles"]]
+    for loose in scene.truth["loose_tiles"]:
+        for quad in laid:
+            assert cv2.intersectConvexConvex(np.float32(loose), quad)[0] < 0.02 * cv2.contourArea(quad)
 
 
 def test_a_loose_tile_lying_square_in_an_empty_space_looks_laid():

@@ -288,12 +288,19 @@ def push_outer_tiles(
 
 
 def _footprint_gap(a: np.ndarray, b: np.ndarray) -> float:
-    """Least distance (mm) between two outlines, negative when they overlap (vertex-based: the
-    outlines are finely sampled rounded rectangles)."""
+    """Least distance (mm) between two (convex) outlines, negative when they overlap. Vertex-based
+    (the rounded rectangles' points), so two squares lying nearly on one another, turned apart, have
+    no vertex inside the other: their overlap is measured as well (stress seed 9518 drew loose tiles
+    over 82-87% of a laid tile in 3 of 500 photos, the tile beneath hidden and the truth holding it)."""
     a32, b32 = a.astype(np.float32), b.astype(np.float32)
     da = min(-cv2.pointPolygonTest(b32, (float(x), float(y)), True) for x, y in a)
     db = min(-cv2.pointPolygonTest(a32, (float(x), float(y)), True) for x, y in b)
-    return float(min(da, db))
+    gap = float(min(da, db))
+    if gap > 0:
+        overlap, _ = cv2.intersectConvexConvex(a32, b32)
+        if overlap > 0:
+            return -math.sqrt(overlap)
+    return gap
 
 
 def looks_laid(piece: Piece, empty_spaces: set[tuple[int, int]], pitch: float) -> bool:
