@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from scoring.sides import SIDES
+from vision.catalogs import component_by_id
 from vision.geometry import crop_quads
 from vision.mondo.crops import Finer, crop_source
 from vision.mondo.decode import CandidateTable
@@ -40,11 +41,8 @@ MOST_LOSS = 6.0
 
 
 def back_terrain_of(catalog: dict, component_id: str) -> str:
-    """The terrain the back of kit tile ``component_id`` shows."""
-    for component in catalog["components"]:
-        if component["id"] == component_id:
-            return str(component["faces"]["back"]["edges"]["N"])
-    raise KeyError(f"no kit tile {component_id!r}")
+    """The terrain the back of kit tile ``component_id`` shows (KeyError: no such tile)."""
+    return str(component_by_id(catalog, component_id)["faces"]["back"]["edges"]["N"])
 
 
 @functools.lru_cache(maxsize=4)

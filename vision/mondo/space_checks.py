@@ -22,10 +22,11 @@ import numpy as np
 
 from scoring.mondo import Island
 from vision.mondo.checks import LOOSE_TILE, NOT_TABLE, SLANTED_TILE, Check, settle
+from vision.mondo.crops import Finer
 from vision.mondo.decode import CandidateTable
 from vision.mondo.empty_spaces import back_side_up, loose_tile_cells, unlike_table_spaces
 from vision.mondo.recentre import SLANT_NATS, Cropper, Reader, kit_fit
-from vision.mondo.slanted import Finer, slanted_tiles
+from vision.mondo.slanted import slanted_tiles
 from vision.mondo.turned import turned_tile_checks
 
 if TYPE_CHECKING:

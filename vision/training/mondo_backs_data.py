@@ -31,6 +31,7 @@ from vision.synth.dataset import photo_rng, photo_stem
 from vision.synth.scenes import mondo_scene
 from vision.synth.world import LIGHTS, World
 from vision.training.common import cache_path, read_cache, write_cache
+from vision.training.mondo_tiles_data import jittered_quads
 
 
 @dataclass(frozen=True)
@@ -54,16 +55,14 @@ class BackSpec:
 
 
 def jittered(quads: np.ndarray, spec: BackSpec, rng: np.random.Generator) -> np.ndarray:
-    """Each quad moved, its corners moved and the whole turned a little (px of the same picture)."""
+    """Each quad turned a little about its middle, then moved and its corners moved as the tile
+    model's crops are (`mondo_tiles_data.jittered_quads`; px of the same picture)."""
     centre = quads.mean(axis=1, keepdims=True)
-    side = np.linalg.norm(quads - np.roll(quads, 1, axis=1), axis=2).mean(axis=1)[:, None, None]
     angle = np.radians(rng.uniform(-spec.turn_jitter, spec.turn_jitter, len(quads)))
     c, s = np.cos(angle)[:, None], np.sin(angle)[:, None]
     rel = quads - centre
     turned = np.stack([rel[..., 0] * c - rel[..., 1] * s, rel[..., 0] * s + rel[..., 1] * c], axis=-1)
-    shift = rng.uniform(-1, 1, (len(quads), 1, 2)) * spec.shift_jitter
-    corners = rng.uniform(-1, 1, quads.shape) * spec.corner_jitter
-    return (centre + turned + (shift + corners) * side).astype(np.float32)
+    return jittered_quads(centre + turned, spec, rng)  # type: ignore[arg-type]  # its jitter fields
 
 
 def photo_back_crops(spec: BackSpec, index: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -88,16 +87,14 @@ def photo_back_crops(spec: BackSpec, index: int) -> tuple[np.ndarray, np.ndarray
             quads.append(cells[(tile["row"], tile["col"])])
             labels.append(BACK_TERRAINS.index(back_terrain_of(catalog, tile["component"])))
     light = LIGHTS.index(truth["conditions"]["light"])
-    empty = np.zeros((0, spec.size, spec.size, 3), np.uint8), np.zeros(0, np.int8), np.zeros(0, np.int8)
     if not quads:
-        return empty
+        return np.zeros((0, spec.size, spec.size, 3), np.uint8), np.zeros(0, np.int8), np.zeros(0, np.int8)
     photo = decode_photo(scene.jpeg)
     in_view = (np.stack(quads) + 0.5) / np.float32(photo.scale) - 0.5  # px of the reduced view
     source, to_source = crop_source(photo.image, in_view, spec.size, spec.margin, finer_view(photo))
-    crops = [crop_quads(source, to_source(jittered(in_view, spec, rng)), spec.size, spec.margin)]
-    crops += [
+    crops = [
         crop_quads(source, to_source(jittered(in_view, spec, rng)), spec.size, spec.margin)
-        for _ in range(spec.variants - 1)
+        for _ in range(spec.variants)
     ]
     n = len(crops) * len(quads)
     return np.concatenate(crops), np.tile(np.int8(labels), len(crops)), np.full(n, light, np.int8)

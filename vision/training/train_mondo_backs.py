@@ -26,7 +26,7 @@ from vision.synth.world import LIGHTS
 from vision.training.common import build_data, command_line, export_crop_model, fit_crop_model
 from vision.training.export_onnx import scorecam_metadata
 from vision.training.mondo_backs_data import BackSpec, build_back_crops
-from vision.training.mondo_tiles_model import TileNet, TrainConfig, parameter_count, predict_logits
+from vision.training.mondo_tiles_model import TileNet, TrainConfig, parameter_count
 
 BLOCKS = ((16, 2), (32, 2), (32, 1), (48, 2), (48, 1), (64, 1))
 HIDDEN = 64
@@ -85,7 +85,7 @@ def main(argv: list[str] | None = None) -> None:
         model, to_x(train), to_y(train), to_x(valid), to_y(valid), config, [HEAD]
     )
     seconds = time.perf_counter() - start
-    by_light = accuracy_by_light(predict_logits(model, to_x(valid))[0], valid["labels"], valid["light"])
+    by_light = accuracy_by_light(logits[0], valid["labels"], valid["light"])  # validation logits
     metrics = {"validation_accuracy": by_light, "temperature": temps[0], "crops": len(valid["labels"])}
     training = {
         "command": command_line("vision.training.train_mondo_backs", argv),
@@ -101,7 +101,6 @@ def main(argv: list[str] | None = None) -> None:
     meta = scorecam_metadata("mondo-backs", train_spec.size, heads, training, metrics)
     meta["input"]["crop_margin"] = train_spec.margin
     export_crop_model(model, temps, train_spec.size, meta, args.out, to_x(valid), metrics)
-    del logits
 
 
 if __name__ == "__main__":
