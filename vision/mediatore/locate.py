@@ -204,11 +204,18 @@ def _look(
 ) -> list[Corner]:
     """The corners in ``region`` of the view looked at ``factor`` picture px per view px, from a finer
     decode where the look needs more than the view has (small cards in a 12 MP photo)."""
+    return _look_weak(photo, model, region, factor)[0]
+
+
+def _look_weak(
+    photo: Photo, model: LocatorModel, region: tuple[int, int, int, int], factor: float
+) -> tuple[list[Corner], list[Corner]]:
+    """``_look``, and the weaker traces of corners (from REGION_MIN) the same look saw."""
     x0, y0, x1, y1 = region
     fine, fine_scale = photo.at_scale(photo.scale / factor) if factor > 1 else (photo.image, photo.scale)
     g = photo.scale / fine_scale  # fine px per view px
     part = fine[int(y0 * g) : int(y1 * g), int(x0 * g) : int(x1 * g)]
-    return _search(model, part, factor / g, np.array([x0, y0], np.float64), unit=1.0 / g)[0]
+    return _search(model, part, factor / g, np.array([x0, y0], np.float64), unit=1.0 / g, weak=REGION_MIN)
 
 
 def _zoom(
@@ -268,12 +275,16 @@ def _zoom_in(
         factor = min(factor, ZOOM_LONG_MAX / max(region[2] - region[0], region[3] - region[1]))
         if factor <= at * 1.2:
             break
-        corners = _look(photo, model, region, factor)
+        corners, weak = _look_weak(photo, model, region, factor)
         if not corners or len(corners) < ZOOM_KEEP * len(best):
             break
         kept = _too_large(kept + best, corners, factor)
         best, zoomed, at = corners, True, factor
-        plan = _zoom(corners, [], shape, factor, factor)
+        # a look at the whole photo also says where cards too far to find surely lie (9671-00039: of
+        # four fans going away from the camera, the farther two only weakly); a zoomed look's weak
+        # traces are not followed (on textured tables they widen the next look, and it loses detail)
+        whole = region == (0, 0, shape[1], shape[0])
+        plan = _zoom(corners, weak if whole else [], shape, factor, factor)
     return best + kept, zoomed, at
 
 
@@ -292,9 +303,9 @@ def locate_corners(photo: Photo, model: LocatorModel | None = None) -> Found:
     found, weak = _search(model, view, f, np.zeros(2), weak=REGION_MIN)
     if found:
         plan = _zoom(found, weak, shape, f, zoom * f)
-    elif weak:  # nothing surely, but weak corners: twice the scale round them
-        plan = zoom_region(weak, float(np.median([c.spot.long for c in weak])), shape), zoom * f
     else:
+        # nothing surely: the whole photo at twice the scale (looking only round the weak traces left
+        # the cards whose corners left none unsearched: 9671-00039, two fans of four, nothing flagged)
         plan = (0, 0, shape[1], shape[0]), zoom * f
     best, zoomed, at = _zoom_in(photo, model, plan, found, f)
     if not best and RESCUE_LONG / max(shape) > at * 1.2:
