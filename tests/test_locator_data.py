@@ -36,7 +36,16 @@ def test_stress_photos_are_rendered_so_their_cells_keep_the_same_size():
 def test_the_stress_data_is_cached_apart_from_the_everyday_data():
     spec = DataSpec(n=40)
     assert replace(spec, stress=True).cache_path() != spec.cache_path()
+    lit = replace(spec, stress=True, lights=("overexposed",))
+    assert lit.cache_path() != replace(spec, stress=True).cache_path()
+    assert world_of(lit).lights == ("overexposed",) and world_of(spec).lights is None
     assert np.all([replace(spec, seed=s).cache_path() != spec.cache_path() for s in (3, 4)])
+
+
+def test_a_spec_without_lights_keeps_the_cache_key_it_had_before_lights_were_added():
+    # the key of DataSpec() hashed before the field existed (build/locator-data caches keep their names)
+    assert DataSpec().cache_path().name == "mondo-locator-213b57d2662d.npz"
+    assert replace(DataSpec(), seed=3, n=1000, stress=True).cache_path().name == "mondo-locator-ed090402eb01.npz"
 
 
 @pytest.mark.train

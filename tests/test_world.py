@@ -68,6 +68,20 @@ def test_table_families_can_be_held_out_or_pinned():
         World(tables=("wood",), exclude_tables=("wood",))
 
 
+def test_the_lights_can_be_pinned_and_weighed():
+    for stress in (False, True):
+        pinned = World(stress=stress, lights=("overexposed", "overexposed", "glare"))
+        drawn = [draw_conditions(np.random.default_rng(s), pinned) for s in range(300)]
+        assert {c.light for c in drawn} == {"overexposed", "glare"}
+        assert 0.55 < np.mean([c.light == "overexposed" for c in drawn]) < 0.8  # named twice: 2/3
+        if stress:  # the rest still from the hard end
+            assert all(c.tilt_deg >= 25 and STRESS_SPAN[0] <= c.span <= STRESS_SPAN[1] for c in drawn)
+    with pytest.raises(ValueError, match="lights must be"):
+        World(lights=("candlelight",))
+    with pytest.raises(ValueError, match="lights must be"):
+        World(lights=())
+
+
 def test_condition_buckets_come_from_the_measured_truth():
     truth = {
         "conditions": {"table": "felt", "terrain_hue": True, "light": "dim", "print": "faded", "hand": True,

@@ -9,7 +9,9 @@ frame edge). `World` says which part of that world to draw from:
 - `World(stress=True)`: every family drawn from its hard end (`scorecam synth --stress`);
 - `World(tables=(...))` / `World(exclude_tables=(...))`: only, or never, these table families
   (the unseen-family evaluation trains without one family and measures on it alone);
-- `World(span=(lo, hi))`: the island's size in the frame pinned to a range (training data).
+- `World(span=(lo, hi))`: the island's size in the frame pinned to a range (training data);
+- `World(lights=(...))`: the light drawn from these only (a light named twice drawn twice as often;
+  training data weighed towards a light the readers read worst).
 
 `draw_conditions` turns a World and a generator into one photo's `Conditions`; the truth JSON keeps
 them, and `condition_buckets` names the bucket of each family that `scorecam eval` reports by.
@@ -57,6 +59,8 @@ class World:
     exclude_tables: tuple[str, ...] = ()  # families never drawn
     terrain_hues: bool | None = None  # None: either; True: only tables in the terrains' hues; False: never
     span: tuple[float, float] | None = None  # pin the island's size in the frame (training)
+    lights: tuple[str, ...] | None = None  # None: the world's own mix; else drawn from these, uniformly
+
 
     def __post_init__(self) -> None:
         unknown = (set(self.tables) | set(self.exclude_tables)) - set(TABLE_FAMILIES)
@@ -64,6 +68,8 @@ class World:
             raise ValueError(f"unknown table families {sorted(unknown)}; known: {', '.join(TABLE_FAMILIES)}")
         if not self.families():
             raise ValueError("no table family left to draw from")
+        if self.lights is not None and (not self.lights or set(self.lights) - set(LIGHTS)):
+            raise ValueError(f"lights must be some of {', '.join(LIGHTS)}; got {self.lights}")
 
     def families(self) -> tuple[str, ...]:
         return tuple(f for f in self.tables if f not in self.exclude_tables)
@@ -118,7 +124,7 @@ def draw_conditions(rng: np.random.Generator, world: World | None = None) -> Con
     span = _log_uniform(rng, *span_range)
     if world.stress:
         tilt = float(rng.uniform(25.0, MAX_TILT))
-        light = str(rng.choice(LIGHTS[1:]))
+        light = str(rng.choice(LIGHTS[1:] if world.lights is None else world.lights))
         printing = str(rng.choice(PRINTS[1:]))
         hand, neighbours = bool(u() < 0.5), bool(u() < 0.5)
         loose_near = int(rng.integers(2, 5))
@@ -129,7 +135,11 @@ def draw_conditions(rng: np.random.Generator, world: World | None = None) -> Con
         curl = float(rng.uniform(0.6, 2.0))
     else:
         tilt = float(MAX_TILT * u() ** 1.2)
-        light = str(rng.choice(LIGHTS, p=[0.7, 0.06, 0.06, 0.06, 0.06, 0.06]))
+        light = str(
+            rng.choice(LIGHTS, p=[0.7, 0.06, 0.06, 0.06, 0.06, 0.06])
+            if world.lights is None
+            else rng.choice(world.lights)
+        )
         printing = str(rng.choice(PRINTS, p=[0.8, 0.07, 0.07, 0.06]))
         hand, neighbours = bool(u() < 0.1), bool(u() < 0.1)
         loose_near = int(rng.choice([0, 1, 2], p=[0.65, 0.25, 0.1]))

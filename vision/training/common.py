@@ -34,9 +34,11 @@ ROOT = Path(__file__).resolve().parents[2]
 # ------------------------------------------------------------------------------------------ data
 
 
-def cache_path(spec: Any, folder: str, prefix: str) -> Path:
-    """build/<folder>/<prefix>-<key>.npz, the key a hash of every field of the (dataclass) spec."""
-    key = hashlib.sha1(json.dumps(asdict(spec), sort_keys=True).encode()).hexdigest()[:12]
+def cache_path(spec: Any, folder: str, prefix: str, unset: tuple[str, ...] = ()) -> Path:
+    """build/<folder>/<prefix>-<key>.npz, the key a hash of every field of the (dataclass) spec but
+    those named in ``unset`` while empty (fields added later: the caches made before keep their keys)."""
+    fields = {k: v for k, v in asdict(spec).items() if not (k in unset and not v)}
+    key = hashlib.sha1(json.dumps(fields, sort_keys=True).encode()).hexdigest()[:12]
     return ROOT / "build" / folder / f"{prefix}-{key}.npz"
 
 

@@ -56,9 +56,10 @@ class DataSpec:
     exclude_tables: tuple[str, ...] = ()  # table families held out (the unseen-family run)
     stress: bool = False  # photos from the hard end of every condition (`World(stress=True)`)
     version: int = 2
+    lights: tuple[str, ...] = ()  # the lights drawn from (`World(lights=...)`); empty: the world's mix
 
     def cache_path(self) -> Path:
-        return cache_path(self, "locator-data", "mondo-locator")
+        return cache_path(self, "locator-data", "mondo-locator", unset=("lights",))
 
 
 def fill_polygons(shape: tuple[int, int], quads: list[np.ndarray]) -> np.ndarray:
@@ -150,7 +151,7 @@ def render_side(spec: DataSpec, index: int) -> int:
 
 
 def world_of(spec: DataSpec) -> World:
-    return World(exclude_tables=spec.exclude_tables, stress=spec.stress)
+    return World(exclude_tables=spec.exclude_tables, stress=spec.stress, lights=spec.lights or None)
 
 
 def _window_sample(

@@ -385,6 +385,12 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument(
         "--stress-seed", type=int, default=STRESS_TRAIN_SEED, help="simulator seed of the stress photos"
     )
+    p.add_argument(
+        "--stress-lights",
+        default="",
+        help="the stress photos' lights, comma-separated (a light named twice drawn twice as often; "
+        "default: the stress world's mix)",
+    )
     p.add_argument("--init-from", type=Path, help="a shipped locator (.onnx) to train on from")
     p.add_argument("--batch", type=int, default=16)
     p.add_argument("--lr", type=float, default=4e-3)
@@ -408,7 +414,8 @@ def main(argv: list[str] | None = None) -> None:
     data, t_data = build_data(spec, build_dataset, jobs=args.jobs)
     stress_valid = None
     if args.stress_photos:
-        stress_spec = replace(spec, seed=args.stress_seed, n=args.stress_photos, stress=True)
+        lights = tuple(light for light in args.stress_lights.split(",") if light)
+        stress_spec = replace(spec, seed=args.stress_seed, n=args.stress_photos, stress=True, lights=lights)
         stress, t_stress = build_data(stress_spec, build_dataset, jobs=args.jobs)
         # the validation split is the first photos of `data`: everyday ones, as before
         data, t_data = {k: np.concatenate([data[k], stress[k]]) for k in data}, t_data + t_stress
@@ -431,6 +438,7 @@ def main(argv: list[str] | None = None) -> None:
             "data_seed": spec.seed,
             "stress_photos": args.stress_photos,
             "stress_seed": args.stress_seed if args.stress_photos else None,
+            "stress_lights": args.stress_lights or None,
             "render_long_side": list(spec.render_long_side),
             "exclude_tables": list(held_out),
             "torch_seed": args.seed,
