@@ -376,3 +376,22 @@ def test_a_floor_of_squares_is_no_second_island(monkeypatch):
     monkeypatch.setattr(reader, "SECOND_ISLAND_FRONTS", 0)
     result = reader.read_photo_island(photo, grid=3)
     assert result.refusal is not None and result.refusal.reason.startswith("2 islands in one photo")
+
+
+def test_tiles_in_line_just_outside_the_grid_ask_for_a_check(monkeypatch):
+    # 9518-00256 (a measured stress seed, looked at after): a small 4x4 island on a striped table in
+    # the terrains' hues, its size not given; the reader settled on a 3x3 grid inside it and said
+    # nothing to check (a wrong score, unflagged). The row and the column of the island's tiles lying
+    # in line with the grid just outside it now ask for a check.
+    from vision.mondo import reader
+    from vision.photo_io import decode_photo
+    from vision.synth.dataset import make_scene
+    from vision.synth.world import World
+
+    scene = make_scene("mondo", 9518, 256, 4000, world=World(stress=True))
+    assert scene.truth["board"]["grid"] == 4
+    photo = decode_photo(scene.jpeg)
+    result = reader.read_photo_island(photo)
+    assert result.reading.grid == 3 and reader.RING_FLAG in result.reading.flags
+    monkeypatch.setattr(reader, "RING_CHECK_TILES", 99)
+    assert reader.read_photo_island(photo).reading.flags == ()

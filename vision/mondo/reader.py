@@ -74,8 +74,16 @@ MOST_EMPTY = 3
 # the ring around it shows at most this many whole tiles (loose tiles lying against it); more, and the
 # island goes on past it.
 MOST_RING_TILES = 1
+# A reading with nothing to check is checked once more for whole tiles lying in line with its grid
+# just outside it: more than this many, and the island may go on past the grid, or the grid lie a
+# row off it (RING_FLAG).
+RING_CHECK_TILES = MOST_RING_TILES
 # Flags about the whole island (no cell of their own), in a player's words.
 GRID_FLAG = "The grid is uncertain: check that every row and every tile of the island was found"
+RING_FLAG = (
+    "Tiles lie in line with the island just outside the grid read: check that the grid holds every "
+    "tile of the island (is the island larger, or a row off?)"
+)
 EMPTY_ROW_FLAG = (
     "A whole row or column at the island's edge is empty, and the photo does not show on which side: "
     "check where the empty spaces are"
@@ -519,6 +527,8 @@ def read_with_locator(
     empty = sum(c.source == "empty" for c in reading.cells)
     if empty > MOST_EMPTY or (found.score < ISLAND_DOUBT and good_tiles(reading) < len(reading.island.tiles)):
         flags = (GRID_FLAG, *flags)
+    elif refusal is None and not flags and ring_tiles(image, found, model, finer) > RING_CHECK_TILES:
+        flags = (RING_FLAG,)
     timing = {"locate": locate_ms, **reading.timing_ms}
     reading = replace(reading, flags=flags, timing_ms=timing)
     return PhotoReading(reading, probs, refusal, tuple(islands))
