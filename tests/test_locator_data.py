@@ -45,7 +45,9 @@ def test_the_stress_data_is_cached_apart_from_the_everyday_data():
 def test_a_spec_without_lights_keeps_the_cache_key_it_had_before_lights_were_added():
     # the key of DataSpec() hashed before the field existed (build/locator-data caches keep their names)
     assert DataSpec().cache_path().name == "mondo-locator-213b57d2662d.npz"
-    assert replace(DataSpec(), seed=3, n=1000, stress=True).cache_path().name == "mondo-locator-ed090402eb01.npz"
+    assert (
+        replace(DataSpec(), seed=3, n=1000, stress=True).cache_path().name == "mondo-locator-ed090402eb01.npz"
+    )
 
 
 @pytest.mark.train

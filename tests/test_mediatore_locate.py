@@ -3,6 +3,8 @@ too, a card's length around them, within the photo."""
 
 from __future__ import annotations
 
+import numpy as np
+
 import vision.mediatore.locate as locate
 from vision.mediatore.crops import Spot
 from vision.mediatore.locate import CARD_MARGIN, REGION_MIN, Corner, zoom_region
@@ -90,6 +92,28 @@ def test_cards_beyond_the_weak_traces_are_searched_when_nothing_was_found_surely
     # two fans surely or weakly, and the zoomed look goes there too
     shown, hits = _shown_found(9671, 39, World(stress=True))
     assert hits >= 0.8 * shown, (hits, shown)
+
+
+def test_only_the_look_at_the_whole_photo_after_nothing_sure_follows_its_weak_traces(monkeypatch):
+    """Where the first look found nothing surely, the whole photo is looked at twice as large, and the
+    next look goes where that look's weak traces lie too; any other look's weak traces are left (on
+    a textured table they are everywhere, and following them widens the next look: 9677-00061)."""
+    from types import SimpleNamespace
+
+    regions = []
+
+    def look(photo, model, region, factor):
+        regions.append(region)
+        sure = [_corner(100 + 5 * i, 100 + 5 * i) for i in range(10)]  # boxes 10 view px: look again
+        return sure, [_corner(600, 600, score=REGION_MIN + 0.05)]
+
+    monkeypatch.setattr(locate, "_look_weak", look)
+    photo = SimpleNamespace(image=np.zeros((750, 1000, 3), np.uint8))
+    whole = ((0, 0, 1000, 750), 1.0)
+    for follow in (True, False):
+        regions.clear()
+        locate._zoom_in(photo, None, whole, [], 0.5, follow_weak=follow)
+        assert len(regions) == 2 and (regions[1][2] > 600) == follow, regions
 
 
 def test_a_large_corner_is_carried_unless_the_zoomed_look_found_it_again():

@@ -262,6 +262,7 @@ def _zoom_in(
     plan: tuple[tuple[int, int, int, int], float] | None,
     best: list[Corner],
     at: float,
+    follow_weak: bool = False,
 ) -> tuple[list[Corner], bool, float]:
     """The zoomed looks (at most ZOOM_LOOKS) that ``plan`` starts, from corners ``best`` found at ``at``
     picture px per view px: the corners of the last look kept (with those of earlier looks too large
@@ -280,11 +281,12 @@ def _zoom_in(
             break
         kept = _too_large(kept + best, corners, factor)
         best, zoomed, at = corners, True, factor
-        # a look at the whole photo also says where cards too far to find surely lie (9671-00039: of
-        # four fans going away from the camera, the farther two only weakly); a zoomed look's weak
-        # traces are not followed (on textured tables they widen the next look, and it loses detail)
-        whole = region == (0, 0, shape[1], shape[0])
-        plan = _zoom(corners, weak if whole else [], shape, factor, factor)
+        # ``follow_weak``: the first look found no corner surely, so this one looked at the whole
+        # photo, and its weak traces say where cards too far to find surely lie (9671-00039: of four
+        # fans going away from the camera, the farther two only weakly). Other looks' weak traces are
+        # not followed: on textured tables they widen the next look, and it loses detail (9677-00061)
+        plan = _zoom(corners, weak if follow_weak else [], shape, factor, factor)
+        follow_weak = False
     return best + kept, zoomed, at
 
 
@@ -301,13 +303,10 @@ def locate_corners(photo: Photo, model: LocatorModel | None = None) -> Found:
     shape = view.shape[:2]
     f = long_side / max(shape)
     found, weak = _search(model, view, f, np.zeros(2), weak=REGION_MIN)
-    if found:
-        plan = _zoom(found, weak, shape, f, zoom * f)
-    else:
-        # nothing surely: the whole photo at twice the scale (looking only round the weak traces left
-        # the cards whose corners left none unsearched: 9671-00039, two fans of four, nothing flagged)
-        plan = (0, 0, shape[1], shape[0]), zoom * f
-    best, zoomed, at = _zoom_in(photo, model, plan, found, f)
+    # nothing surely: the whole photo at twice the scale (looking only round the weak traces left the
+    # cards whose corners left none unsearched: 9671-00039, two fans of four, nothing flagged)
+    plan = _zoom(found, weak, shape, f, zoom * f) if found else ((0, 0, shape[1], shape[0]), zoom * f)
+    best, zoomed, at = _zoom_in(photo, model, plan, found, f, follow_weak=not found)
     if not best and RESCUE_LONG / max(shape) > at * 1.2:
         # nothing anywhere: the cards may lie far away, their boxes a few px at every look so far
         at = RESCUE_LONG / max(shape)

@@ -61,7 +61,6 @@ class World:
     span: tuple[float, float] | None = None  # pin the island's size in the frame (training)
     lights: tuple[str, ...] | None = None  # None: the world's own mix; else drawn from these, uniformly
 
-
     def __post_init__(self) -> None:
         unknown = (set(self.tables) | set(self.exclude_tables)) - set(TABLE_FAMILIES)
         if unknown:
