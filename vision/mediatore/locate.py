@@ -295,7 +295,7 @@ def locate_corners(photo: Photo, model: LocatorModel | None = None) -> Found:
     at the net's size, then zoomed where it found corners (sure or weak) until their boxes come out
     about TARGET_BOX long; at most ZOOM_LOOKS zoomed looks (a second where the first one's boxes came
     out still small: the first look's sizes are rough, and where it found no corner surely it looked
-    at twice its scale)."""
+    at the whole photo at twice its scale, and then also where that look saw weak traces)."""
     model = model or load_locator()
     long_side = int(model.meta["input"]["long_side"])
     zoom = float(model.meta["input"].get("zoom", 2.0))
