@@ -395,3 +395,23 @@ def test_tiles_in_line_just_outside_the_grid_ask_for_a_check(monkeypatch):
     assert result.reading.grid == 3 and reader.RING_FLAG in result.reading.flags
     monkeypatch.setattr(reader, "RING_CHECK_TILES", 99)
     assert reader.read_photo_island(photo).reading.flags == ()
+
+
+def test_an_island_read_mostly_back_side_up_asks_for_a_check(monkeypatch):
+    # 9023-00116 (a measured everyday seed, looked at after): a large island on a flowered table in
+    # dim light; the second locator laid a small 3x3 lattice inside one desert tile and the reader
+    # read its nine cells as nine desert backs, with nothing to check (wrong and unflagged).
+    from vision.mondo import reader
+    from vision.photo_io import decode_photo
+    from vision.synth.dataset import make_scene
+
+    scene = make_scene("mondo", 9023, 116, 4000)
+    photo = decode_photo(scene.jpeg)
+    result = reader.read_photo_island(photo, grid=3)
+    if reader.backs_of(result.reading.island) * 2 > len(result.reading.island.tiles):
+        assert reader.BACKS_FLAG in result.reading.flags
+    else:  # read as its own island: then its score is the truth's
+        truth = scene.truth["report"]["players"][0]["total"]
+        assert score_turn(single_island_turn("island", result.reading.island)).players[0].total == truth
+    monkeypatch.setattr(reader, "backs_of", lambda island: 0)
+    assert reader.read_photo_island(photo, grid=3).reading.flags == ()

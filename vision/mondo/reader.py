@@ -84,6 +84,12 @@ RING_FLAG = (
     "Tiles lie in line with the island just outside the grid read: check that the grid holds every "
     "tile of the island (is the island larger, or a row off?)"
 )
+# More tiles read back side up than front side up: the rules allow backs, but they "will rarely be
+# useful", and a lattice laid on one tile's desert or forest reads as an island of backs of that
+# terrain (9023-00116: nine desert backs inside one desert tile of a large island, nothing flagged).
+BACKS_FLAG = (
+    "Most tiles were read back side up (clouds): check that this is the island and that every tile was found"
+)
 EMPTY_ROW_FLAG = (
     "A whole row or column at the island's edge is empty, and the photo does not show on which side: "
     "check where the empty spaces are"
@@ -527,7 +533,9 @@ def read_with_locator(
     empty = sum(c.source == "empty" for c in reading.cells)
     if empty > MOST_EMPTY or (found.score < ISLAND_DOUBT and good_tiles(reading) < len(reading.island.tiles)):
         flags = (GRID_FLAG, *flags)
-    elif refusal is None and not flags and ring_tiles(image, found, model, finer) > RING_CHECK_TILES:
+    if refusal is None and 2 * backs_of(reading.island) > len(reading.island.tiles):
+        flags = (BACKS_FLAG, *flags)
+    if refusal is None and not flags and ring_tiles(image, found, model, finer) > RING_CHECK_TILES:
         flags = (RING_FLAG,)
     timing = {"locate": locate_ms, **reading.timing_ms}
     reading = replace(reading, flags=flags, timing_ms=timing)
@@ -611,6 +619,11 @@ def ring_tiles(image: np.ndarray, found: FoundIsland, model: OnnxModel, finer: F
     quads = cv2.perspectiveTransform(cells.reshape(1, -1, 2), to_image).reshape(-1, 4, 2).astype(np.float32)
     probs = read_turns(model, cell_cropper(image, quads, model, finer)(quads))
     return int((kit_fit(probs, catalog_table(model)) > GOOD_TILE_LL).sum())
+
+
+def backs_of(island: Island) -> int:
+    """How many of the island's tiles were read back side up."""
+    return sum(back_side_up(t) for t in island.tiles)
 
 
 def _doubtful(reading: IslandReading, found: FoundIsland) -> bool:
