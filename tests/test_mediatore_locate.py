@@ -100,12 +100,12 @@ def test_only_the_look_at_the_whole_photo_after_nothing_sure_follows_its_weak_tr
 
     regions = []
 
-    def look(photo, model, region, factor):
+    def look(photo, model, region, factor, weak=None):
         regions.append(region)
         sure = [_corner(100 + 5 * i, 100 + 5 * i) for i in range(10)]  # boxes 10 view px: look again
-        return sure, [_corner(600, 600, score=REGION_MIN + 0.05)]
+        return sure, [_corner(600, 600, score=REGION_MIN + 0.05)] if weak is not None else []
 
-    monkeypatch.setattr(locate, "_look_weak", look)
+    monkeypatch.setattr(locate, "_look", look)
     photo = SimpleNamespace(image=np.zeros((750, 1000, 3), np.uint8))
     whole = ((0, 0, 1000, 750), 1.0)
     for follow in (True, False):

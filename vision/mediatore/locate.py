@@ -200,22 +200,20 @@ def zoom_region(corners: list[Corner], box_view: float, shape: tuple[int, int]) 
 
 
 def _look(
-    photo: Photo, model: LocatorModel, region: tuple[int, int, int, int], factor: float
-) -> list[Corner]:
-    """The corners in ``region`` of the view looked at ``factor`` picture px per view px, from a finer
-    decode where the look needs more than the view has (small cards in a 12 MP photo)."""
-    return _look_weak(photo, model, region, factor)[0]
-
-
-def _look_weak(
-    photo: Photo, model: LocatorModel, region: tuple[int, int, int, int], factor: float
+    photo: Photo,
+    model: LocatorModel,
+    region: tuple[int, int, int, int],
+    factor: float,
+    weak: float | None = None,
 ) -> tuple[list[Corner], list[Corner]]:
-    """``_look``, and the weaker traces of corners (from REGION_MIN) the same look saw."""
+    """The corners in ``region`` of the view looked at ``factor`` picture px per view px, from a finer
+    decode where the look needs more than the view has (small cards in a 12 MP photo); and, with
+    ``weak``, the weaker traces of corners from that probability (else none)."""
     x0, y0, x1, y1 = region
     fine, fine_scale = photo.at_scale(photo.scale / factor) if factor > 1 else (photo.image, photo.scale)
     g = photo.scale / fine_scale  # fine px per view px
     part = fine[int(y0 * g) : int(y1 * g), int(x0 * g) : int(x1 * g)]
-    return _search(model, part, factor / g, np.array([x0, y0], np.float64), unit=1.0 / g, weak=REGION_MIN)
+    return _search(model, part, factor / g, np.array([x0, y0], np.float64), unit=1.0 / g, weak=weak)
 
 
 def _zoom(
@@ -276,7 +274,7 @@ def _zoom_in(
         factor = min(factor, ZOOM_LONG_MAX / max(region[2] - region[0], region[3] - region[1]))
         if factor <= at * 1.2:
             break
-        corners, weak = _look_weak(photo, model, region, factor)
+        corners, weak = _look(photo, model, region, factor, REGION_MIN if follow_weak else None)
         if not corners or len(corners) < ZOOM_KEEP * len(best):
             break
         kept = _too_large(kept + best, corners, factor)
@@ -285,7 +283,7 @@ def _zoom_in(
         # photo, and its weak traces say where cards too far to find surely lie (9671-00039: of four
         # fans going away from the camera, the farther two only weakly). Other looks' weak traces are
         # not followed: on textured tables they widen the next look, and it loses detail (9677-00061)
-        plan = _zoom(corners, weak if follow_weak else [], shape, factor, factor)
+        plan = _zoom(corners, weak, shape, factor, factor)
         follow_weak = False
     return best + kept, zoomed, at
 
@@ -310,7 +308,7 @@ def locate_corners(photo: Photo, model: LocatorModel | None = None) -> Found:
     if not best and RESCUE_LONG / max(shape) > at * 1.2:
         # nothing anywhere: the cards may lie far away, their boxes a few px at every look so far
         at = RESCUE_LONG / max(shape)
-        best = _look(photo, model, (0, 0, shape[1], shape[0]), at)
+        best = _look(photo, model, (0, 0, shape[1], shape[0]), at)[0]
         if best:
             best = _zoom_in(photo, model, _zoom(best, [], shape, at, at), best, at)[0]
             zoomed = True

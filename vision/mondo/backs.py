@@ -23,6 +23,7 @@ from vision.catalogs import component_by_id
 from vision.geometry import crop_quads
 from vision.mondo.crops import Finer, crop_source
 from vision.mondo.decode import CandidateTable
+from vision.mondo.empty_spaces import back_side_up
 from vision.mondo.heads import LAND, turn_crops
 from vision.onnx_model import OnnxModel, load_model, models_dir
 
@@ -77,7 +78,7 @@ def candidate_terrains(table: CandidateTable) -> np.ndarray:
     """(len(table),) index into BACK_TERRAINS of each back candidate's terrain, -1 for a front."""
     out = np.full(len(table), -1, np.intp)
     for k, tile in enumerate(table.tiles):
-        if tile.component is not None and tile.component.face == "back":
+        if back_side_up(tile):
             out[k] = BACK_TERRAINS.index(tile.edge("N"))
     return out
 
