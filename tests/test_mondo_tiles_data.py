@@ -11,13 +11,14 @@ from vision.training.mondo_tiles_data import DATA_VERSION, CropSet, CropSpec, ca
 
 
 def test_the_stress_world_has_its_own_cache_and_the_everyday_cache_keeps_its_name(tmp_path):
-    everyday, stress = (
+    everyday, stress, lights = (
         cache_path(1, 10, CropSpec(), tmp_path),
         cache_path(1, 10, CropSpec(stress=True), tmp_path),
+        cache_path(1, 10, CropSpec(stress=True, lights=("overexposed", "dim")), tmp_path),
     )
-    assert everyday != stress
-    # the key of crops cached before the stress field existed: the same file name
-    fields = {k: v for k, v in asdict(CropSpec()).items() if k != "stress"}
+    assert len({everyday, stress, lights}) == 3
+    # the key of crops cached before the stress and lights fields existed: the same file name
+    fields = {k: v for k, v in asdict(CropSpec()).items() if k not in ("stress", "lights")}
     key = json.dumps({"v": DATA_VERSION, "heads": HEADS, **fields}, sort_keys=True)
     assert everyday.name == f"crops-s1-n10-72px-{hashlib.sha1(key.encode()).hexdigest()[:10]}.npz"
 

@@ -187,6 +187,33 @@ def test_ring_cells_continue_the_grid(held_out_scene):
 
 
 @pytest.mark.train
+def test_a_shipped_tile_model_trained_on_starts_from_exactly_what_the_file_computes(root):
+    """`train_mondo_tiles --init-from`: the net rebuilt from the ONNX file (batch norms folded into the
+    convolutions by the export) gives the file's probabilities, and its frozen batch norms keep the
+    folded weights while it trains (their statistics are not learned again)."""
+    import onnxruntime as ort
+    import torch  # the `train` extra
+
+    from vision.training.export_onnx import SoftmaxHeads
+    from vision.training.mondo_tiles_model import TrainConfig, from_onnx, train
+
+    path = root / "models" / "mondo-tiles.onnx"
+    net = from_onnx(path)
+    crops = np.random.default_rng(3).integers(0, 256, (6, 72, 72, 3), np.uint8)
+    expected = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"]).run(None, {"crops": crops})
+    with torch.no_grad():
+        got = SoftmaxHeads(net.eval(), [1.0] * len(HEADS))(torch.from_numpy(crops))
+    for a, b in zip(got, expected, strict=True):
+        np.testing.assert_allclose(a.numpy(), b, atol=1e-5)
+    x = torch.from_numpy(crops)
+    y = torch.zeros((6, len(HEADS)), dtype=torch.int8)
+    train(net, x, y, x, y, TrainConfig(epochs=1, batch=3, lr=1e-3), log=lambda _: None)
+    norms = [m for m in net.modules() if isinstance(m, torch.nn.BatchNorm2d)]
+    assert norms and all(float(m.running_mean.abs().max()) == 0.0 for m in norms)
+    assert all(float(m.running_var.max()) == float(m.running_var.min()) for m in norms)
+
+
+@pytest.mark.train
 def test_hard_light_touches_only_its_share_and_keeps_pixels_in_range():
     import torch  # the `train` extra
 

@@ -236,3 +236,75 @@ def keep_weights(model: torch.nn.Module, out: Path, folder: str) -> None:
     path = ROOT / "build" / folder / f"{out.stem}.pt"
     path.parent.mkdir(parents=True, exist_ok=True)
     torch.save(model.state_dict(), path)
+
+
+def weights_from_onnx(net: torch.nn.Module, path: Path) -> torch.nn.Module:
+    """``net`` holding the weights of a shipped model file, to train further. The export folded every
+    batch norm into the convolution before it, so each conv takes the folded weights and its batch
+    norm becomes the folded bias alone (scale 1, statistics 0 and 1, kept frozen while training:
+    ``train_mode``); the linear layers take the Gemm nodes' weights in order. The net then computes
+    exactly what the file does (before the file's softmax and temperatures)."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+    from torch import nn
+
+    model = onnx.load(str(path))
+    weights = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
+    # a quantised locator (``quantize_locator``) feeds each conv its weights through DequantizeLinear
+    for node in model.graph.node:
+        if node.op_type == "DequantizeLinear" and node.input[0] in weights:
+            q, scale, zero = (weights[name] for name in node.input[:3])
+            axis = next((a.i for a in node.attribute if a.name == "axis"), 1)
+            shape = [1] * q.ndim
+            if np.ndim(scale):  # per channel along ``axis`` (the output channels of a conv's weights)
+                shape[axis] = -1
+            values = (q.astype(np.float32) - np.reshape(zero, shape)) * np.reshape(scale, shape)
+            weights[node.output[0]] = values.astype(np.float32)
+
+    def node_weights(op: str) -> list[list[np.ndarray]]:
+        return [[weights[name] for name in node.input[1:]] for node in model.graph.node if node.op_type == op]
+
+    modules = list(net.modules())
+    convs = [m for m in modules if isinstance(m, nn.Conv2d)]
+    linears = [m for m in modules if isinstance(m, nn.Linear)]
+    # a conv's batch norm is the module right after it (both in one nn.Sequential)
+    norms = {
+        id(a): b
+        for a, b in zip(modules, modules[1:], strict=False)
+        if isinstance(a, nn.Conv2d) and isinstance(b, nn.BatchNorm2d)
+    }
+    folded, gemms = node_weights("Conv"), node_weights("Gemm")
+    if len(convs) != len(folded) or len(linears) != len(gemms):
+        raise ValueError(
+            f"{path}: {len(folded)} convolutions and {len(gemms)} linear layers, "
+            f"the net has {len(convs)} and {len(linears)}"
+        )
+    with torch.no_grad():
+        for conv, (w, b) in zip(convs, folded, strict=True):
+            conv.weight.copy_(torch.from_numpy(np.array(w)))
+            bn = norms.get(id(conv))
+            if bn is None:
+                conv.bias.copy_(torch.from_numpy(np.array(b)))
+                continue
+            bn.weight.fill_(1.0)
+            bn.bias.copy_(torch.from_numpy(np.array(b)))
+            bn.running_mean.zero_()
+            bn.running_var.fill_(1.0 - bn.eps)  # (x - 0) / sqrt(var + eps) = x
+        for linear, (w, b) in zip(linears, gemms, strict=True):
+            linear.weight.copy_(torch.from_numpy(np.array(w)))
+            linear.bias.copy_(torch.from_numpy(np.array(b)))
+    net.frozen_norms = True
+    return net
+
+
+def train_mode(net: torch.nn.Module) -> None:
+    """``net.train()``, but a net read back from a shipped file (``weights_from_onnx``) keeps its batch
+    norms as they are: they hold the folded weights, not statistics to learn."""
+    from torch import nn
+
+    net.train()
+    if getattr(net, "frozen_norms", False):
+        for m in net.modules():
+            if isinstance(m, nn.BatchNorm2d):
+                m.eval()

@@ -54,6 +54,9 @@ class CropSpec:
     # Every other condition from its hard end (World.stress): faded and over-inked prints, dim light,
     # messy placement, back-side tiles, steep tilts. The island stays at ``span`` all the same.
     stress: bool = False
+    # The lights drawn from (`World(lights=...)`, a light named twice drawn twice as often); empty:
+    # the world's own mix. A fine-tune weighs the light the stress set reads worst.
+    lights: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -164,7 +167,9 @@ def photo_crops(seed: int, index: int, spec: CropSpec) -> tuple[np.ndarray, np.n
     """
     rng = np.random.default_rng([seed, index, 7])  # apart from the photo's own generator
     long_side = int(rng.choice(PHOTO_LONG_SIDES))
-    world = World(span=spec.span, exclude_tables=spec.exclude_tables, stress=spec.stress)
+    world = World(
+        span=spec.span, exclude_tables=spec.exclude_tables, stress=spec.stress, lights=spec.lights or None
+    )
     scene = make_scene("mondo", seed, index, long_side_px=long_side, world=world)
     image = cv2.imdecode(np.frombuffer(scene.jpeg, np.uint8), cv2.IMREAD_COLOR)
     cells = cell_labels(scene.truth)
@@ -230,7 +235,7 @@ def build_crops(
 
 # Fields added to CropSpec after DATA_VERSION 4: left out of the cache key at their default, so the
 # crops cached before them stay valid.
-_LATER_FIELDS = {"stress": False}
+_LATER_FIELDS = {"stress": False, "lights": ()}
 
 
 def cache_path(seed: int, photos: int, spec: CropSpec, cache_dir: Path = CACHE_DIR) -> Path:

@@ -14,6 +14,7 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import torch
@@ -21,6 +22,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from vision.mondo.heads import HEAD_NAMES, HEADS, turned_head
+from vision.training.common import train_mode
 
 # (out channels, stride) of every conv block
 BLOCKS: tuple[tuple[int, int], ...] = ((16, 2), (32, 2), (32, 1), (64, 2), (64, 1), (96, 1))
@@ -65,6 +67,14 @@ class TileNet(nn.Module):
         k = x.shape[-1] // self.pool_grid  # fixed for a given input size: exports as a plain AvgPool
         x = self.hidden(F.avg_pool2d(x, k))
         return [head(x) for head in self.heads]
+
+
+def from_onnx(path: Path) -> TileNet:
+    """A ``TileNet`` holding the weights of a shipped tile model, to train further (a fine-tune on
+    the light the stress set reads worst): ``common.weights_from_onnx``."""
+    from vision.training.common import weights_from_onnx
+
+    return weights_from_onnx(TileNet(), path)
 
 
 def parameter_count(model: nn.Module) -> int:
@@ -270,7 +280,7 @@ def train(
     accuracy: dict[str, float] = {}
     for epoch in range(config.epochs):
         start = time.perf_counter()
-        model.train()
+        train_mode(model)
         order = torch.randperm(len(train_x), generator=generator)
         total = 0.0
         for step in range(steps_per_epoch):

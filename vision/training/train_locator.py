@@ -26,7 +26,16 @@ import torch.nn.functional as F
 from torch import nn
 
 from vision.onnx_model import load_session
-from vision.training.common import HELD_OUT_SEED, build_data, command_line, mixed_batches, one_cycle, step
+from vision.training.common import (
+    HELD_OUT_SEED,
+    build_data,
+    command_line,
+    mixed_batches,
+    one_cycle,
+    step,
+    train_mode,
+    weights_from_onnx,
+)
 from vision.training.locator_data import CENTRE_SIGMA, DataSpec, build_dataset
 
 # Photos from the hard end of every condition (`World(stress=True)`: small islands in the frame, steep
@@ -86,57 +95,9 @@ class Exported(nn.Module):
 
 
 def from_onnx(path: Path) -> LocatorNet:
-    """A ``LocatorNet`` holding the weights of a shipped locator, to train further: the export
-    folded every batch norm into its convolution, so each conv takes the folded weights and its
-    batch norm becomes the folded bias alone (scale 1, statistics 0 and 1, kept frozen while
-    training: ``frozen_norms``). The net then computes exactly what the file does."""
-    import onnx
-    from onnx import numpy_helper
-
-    model = onnx.load(str(path))
-    weights = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
-    # a quantised locator (``quantize_locator``) feeds each conv its weights through DequantizeLinear
-    for node in model.graph.node:
-        if node.op_type == "DequantizeLinear" and node.input[0] in weights:
-            q, scale, zero = (weights[name] for name in node.input[:3])
-            axis = next((a.i for a in node.attribute if a.name == "axis"), 1)
-            shape = [1] * q.ndim
-            if np.ndim(scale):  # per channel along ``axis`` (the output channels of a conv's weights)
-                shape[axis] = -1
-            values = (q.astype(np.float32) - np.reshape(zero, shape)) * np.reshape(scale, shape)
-            weights[node.output[0]] = values.astype(np.float32)
-    folded = [
-        [weights[name] for name in node.input[1:]] for node in model.graph.node if node.op_type == "Conv"
-    ]
-    net = LocatorNet()
-    convs = [m for m in net.modules() if isinstance(m, nn.Conv2d)]
-    norms = {id(c): bn for seq in net.children() for c, bn in zip(seq, list(seq)[1:], strict=False)
-             if isinstance(c, nn.Conv2d) and isinstance(bn, nn.BatchNorm2d)}  # fmt: skip
-    if len(convs) != len(folded):
-        raise ValueError(f"{path}: {len(folded)} convolutions, the net has {len(convs)}")
-    with torch.no_grad():
-        for conv, (w, b) in zip(convs, folded, strict=True):
-            conv.weight.copy_(torch.from_numpy(np.array(w)))
-            bn = norms.get(id(conv))
-            if bn is None:
-                conv.bias.copy_(torch.from_numpy(np.array(b)))
-                continue
-            bn.weight.fill_(1.0)
-            bn.bias.copy_(torch.from_numpy(np.array(b)))
-            bn.running_mean.zero_()
-            bn.running_var.fill_(1.0 - bn.eps)  # (x - 0) / sqrt(var + eps) = x
-    net.frozen_norms = True
-    return net
-
-
-def train_mode(net: nn.Module) -> None:
-    """``net.train()``, but a net read back from a shipped file (``from_onnx``) keeps its batch norms
-    as they are: they hold the folded weights, not statistics to learn."""
-    net.train()
-    if getattr(net, "frozen_norms", False):
-        for m in net.modules():
-            if isinstance(m, nn.BatchNorm2d):
-                m.eval()
+    """A ``LocatorNet`` holding the weights of a shipped (or quantised) locator, to train further
+    (``common.weights_from_onnx``: its batch norms hold the folded weights, frozen by ``train_mode``)."""
+    return weights_from_onnx(LocatorNet(), path)
 
 
 def _up(t: torch.Tensor) -> torch.Tensor:

@@ -31,6 +31,7 @@ from vision.training.mondo_tiles_model import (
     TileNet,
     TrainConfig,
     fit_temperatures,
+    from_onnx,
     head_accuracy,
     parameter_count,
     predict_logits,
@@ -46,6 +47,16 @@ STRESS_VALID_SEED = 4
 # Share of training crops given a cast, clipping, washed colour or a shadow edge on top of the
 # simulator's light (mondo_tiles_model.hard_light): the stress misses left were hues misread.
 HARD_LIGHT = 0.35
+
+
+def _training_of(path: Path) -> dict | None:
+    """The "training" entry of a shipped model's metadata."""
+    import onnx
+
+    from vision.training.export_onnx import METADATA_KEY
+
+    props = {p.key: p.value for p in onnx.load(str(path)).metadata_props}
+    return json.loads(props[METADATA_KEY]).get("training") if METADATA_KEY in props else None
 
 
 def log(text: str) -> None:
@@ -69,6 +80,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     p.add_argument("--stress-valid-photos", type=int, default=100, help="validation photos, stress world")
     p.add_argument("--epochs", type=int, default=TrainConfig.epochs)
+    p.add_argument("--lr", type=float, default=TrainConfig.lr, help="peak learning rate (one cycle)")
+    p.add_argument("--init-from", type=Path, help="a shipped tile model (.onnx) to train on from")
+    p.add_argument(
+        "--stress-lights",
+        default="",
+        help="the stress training photos' lights, drawn from these (comma-separated; named twice, "
+        "twice as often); default: the world's own mix",
+    )
     p.add_argument(
         "--hard-light",
         type=float,
@@ -143,13 +162,14 @@ def main(argv: list[str] | None = None) -> int:
 
     train_set = crops(args.train_seed, args.photos, spec)
     valid_set = crops(args.valid_seed, args.valid_photos, spec)
-    stress_spec = replace(spec, stress=True)
+    stress_lights = tuple(x.strip() for x in args.stress_lights.split(",") if x.strip())
+    stress_spec = replace(spec, stress=True, lights=stress_lights)
     stress_valid = None
     stress_seeds = [int(x) for x in args.stress_seeds.split(",") if x] if args.stress_photos else []
     for seed in stress_seeds:
         train_set = joined(train_set, crops(seed, args.stress_photos, stress_spec))
     if args.stress_valid_photos:
-        stress_valid = crops(STRESS_VALID_SEED, args.stress_valid_photos, stress_spec)
+        stress_valid = crops(STRESS_VALID_SEED, args.stress_valid_photos, replace(stress_spec, lights=()))
     data_minutes = (time.perf_counter() - start) / 60
     log(
         f"train: {len(train_set.labels)} crops ({int(train_set.ring.sum())} ring cells), "
@@ -164,9 +184,9 @@ def main(argv: list[str] | None = None) -> int:
     grid_cells = ~valid_set.ring
     valid_x = torch.from_numpy(valid_set.crops[grid_cells])
     valid_y = torch.from_numpy(valid_set.labels[grid_cells])
-    config = TrainConfig(epochs=args.epochs, hard_light=args.hard_light)
+    config = TrainConfig(epochs=args.epochs, lr=args.lr, hard_light=args.hard_light)
     torch.manual_seed(config.seed)  # the initial weights, too, come from the fixed seed
-    model = TileNet()
+    model = from_onnx(args.init_from) if args.init_from else TileNet()
     log(f"model: {parameter_count(model)} parameters, blocks {BLOCKS}, input {args.size} px")
     train(model, train_x, train_y, valid_x, valid_y, config, log=log)
 
@@ -205,9 +225,14 @@ def main(argv: list[str] | None = None) -> int:
             "photos": args.photos,
             "stress_seeds": stress_seeds,
             "stress_photos": args.stress_photos,
+            "stress_lights": list(stress_lights),
             "exclude_tables": list(held_out),
             "crops": len(train_set.labels),
             "epochs": config.epochs,
+            "lr": config.lr,
+            "init_from": str(args.init_from) if args.init_from else None,
+            # the training of the model it started from (and so on back): the whole history in one file
+            "before": _training_of(args.init_from) if args.init_from else None,
             "hard_light": config.hard_light,
             "minutes": round(minutes, 1),
             "parameters": parameter_count(model),
