@@ -22,7 +22,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from vision.mondo.heads import HEAD_NAMES, HEADS, turned_head
-from vision.training.common import train_mode
+from vision.training.common import train_mode, weights_from_onnx
 
 # (out channels, stride) of every conv block
 BLOCKS: tuple[tuple[int, int], ...] = ((16, 2), (32, 2), (32, 1), (64, 2), (64, 1), (96, 1))
@@ -72,8 +72,6 @@ class TileNet(nn.Module):
 def from_onnx(path: Path) -> TileNet:
     """A ``TileNet`` holding the weights of a shipped tile model, to train further (a fine-tune on
     the light the stress set reads worst): ``common.weights_from_onnx``."""
-    from vision.training.common import weights_from_onnx
-
     return weights_from_onnx(TileNet(), path)
 
 
