@@ -23,6 +23,7 @@ import torch
 import torch.nn.functional as F
 
 from vision.mondo.heads import HEADS
+from vision.onnx_model import load_session
 from vision.training.common import command_line
 from vision.training.export_onnx import check_against_torch, export_onnx, scorecam_metadata
 from vision.training.mondo_tiles_data import CACHE_DIR, CropSpec, head_counts, joined, load_or_build_crops
@@ -47,16 +48,6 @@ STRESS_VALID_SEED = 4
 # Share of training crops given a cast, clipping, washed colour or a shadow edge on top of the
 # simulator's light (mondo_tiles_model.hard_light): the stress misses left were hues misread.
 HARD_LIGHT = 0.35
-
-
-def _training_of(path: Path) -> dict | None:
-    """The "training" entry of a shipped model's metadata."""
-    import onnx
-
-    from vision.training.export_onnx import METADATA_KEY
-
-    props = {p.key: p.value for p in onnx.load(str(path)).metadata_props}
-    return json.loads(props[METADATA_KEY]).get("training") if METADATA_KEY in props else None
 
 
 def log(text: str) -> None:
@@ -169,6 +160,8 @@ def main(argv: list[str] | None = None) -> int:
     for seed in stress_seeds:
         train_set = joined(train_set, crops(seed, args.stress_photos, stress_spec))
     if args.stress_valid_photos:
+        # validated under the stress world's own lights, whatever the training drew: the figure
+        # compares with the shipped model's
         stress_valid = crops(STRESS_VALID_SEED, args.stress_valid_photos, replace(stress_spec, lights=()))
     data_minutes = (time.perf_counter() - start) / 60
     log(
@@ -232,7 +225,9 @@ def main(argv: list[str] | None = None) -> int:
             "lr": config.lr,
             "init_from": str(args.init_from) if args.init_from else None,
             # the training of the model it started from (and so on back): the whole history in one file
-            "before": _training_of(args.init_from) if args.init_from else None,
+            "before": load_session(args.init_from, task="mondo-tiles")[1].get("training")
+            if args.init_from
+            else None,
             "hard_light": config.hard_light,
             "minutes": round(minutes, 1),
             "parameters": parameter_count(model),
