@@ -194,15 +194,18 @@ def test_a_shipped_tile_model_trained_on_starts_from_exactly_what_the_file_compu
     import onnxruntime as ort
     import torch  # the `train` extra
 
+    from vision.onnx_model import load_session
     from vision.training.export_onnx import SoftmaxHeads
     from vision.training.mondo_tiles_model import TrainConfig, from_onnx, train
 
     path = root / "models" / "mondo-tiles.onnx"
     net = from_onnx(path)
+    calibration = load_session(path)[1]["metrics"]["calibration"]
+    temperatures = [calibration[head]["temperature"] for head in HEADS]
     crops = np.random.default_rng(3).integers(0, 256, (6, 72, 72, 3), np.uint8)
     expected = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"]).run(None, {"crops": crops})
     with torch.no_grad():
-        got = SoftmaxHeads(net.eval(), [1.0] * len(HEADS))(torch.from_numpy(crops))
+        got = SoftmaxHeads(net.eval(), temperatures)(torch.from_numpy(crops))
     for a, b in zip(got, expected, strict=True):
         np.testing.assert_allclose(a.numpy(), b, atol=1e-5)
     x = torch.from_numpy(crops)

@@ -154,15 +154,17 @@ def main(argv: list[str] | None = None) -> int:
     train_set = crops(args.train_seed, args.photos, spec)
     valid_set = crops(args.valid_seed, args.valid_photos, spec)
     stress_lights = tuple(x.strip() for x in args.stress_lights.split(",") if x.strip())
-    stress_spec = replace(spec, stress=True, lights=stress_lights)
+    stress_spec = replace(spec, stress=True)
     stress_valid = None
     stress_seeds = [int(x) for x in args.stress_seeds.split(",") if x] if args.stress_photos else []
     for seed in stress_seeds:
-        train_set = joined(train_set, crops(seed, args.stress_photos, stress_spec))
+        train_set = joined(
+            train_set, crops(seed, args.stress_photos, replace(stress_spec, lights=stress_lights))
+        )
     if args.stress_valid_photos:
         # validated under the stress world's own lights, whatever the training drew: the figure
         # compares with the shipped model's
-        stress_valid = crops(STRESS_VALID_SEED, args.stress_valid_photos, replace(stress_spec, lights=()))
+        stress_valid = crops(STRESS_VALID_SEED, args.stress_valid_photos, stress_spec)
     data_minutes = (time.perf_counter() - start) / 60
     log(
         f"train: {len(train_set.labels)} crops ({int(train_set.ring.sum())} ring cells), "
