@@ -182,7 +182,7 @@ def test_a_loose_tile_lying_in_an_empty_space_on_a_stress_photo_is_asked_about_w
     # 9613-00195: a loose tile lies in one of the island's two empty spaces; read as the island's, it
     # breaks the water rule and the island scores 0, nothing flagged before. Asked about, the score
     # without it is the truth. (The first locator net's reading; since 2026-12-04 the second net's
-    # grid, asked because of this very check, reads the photo right: tests/test_second_locator.py.)
+    # grid, asked because of this very check, reads the photo right: tests/test_other_looks.py.)
     reading, truth = _read_stress_photo(195, first_net_only=True)
     (doubt,) = [c for c in reading.checks if c.head == LOOSE_TILE]
     assert island_score(reading.island) == (0, False)

@@ -416,3 +416,24 @@ def test_an_island_read_mostly_back_side_up_asks_for_a_check(monkeypatch):
         assert total == truth or result.reading.flags
     monkeypatch.setattr(reader, "backs_of", lambda island: 0)
     assert reader.read_photo_island(photo, grid=3).reading.flags == ()
+
+
+def test_a_3x3_island_filling_the_photo_is_read_with_a_check_on_its_size():
+    # 9031-00494 (an everyday development seed): a 3x3 island spanning two thirds of the frame, its
+    # grid size not given; the cells round it run off the photo, so a 4x4 island could go on past the
+    # edge there. It was refused as cut by the photo's edge; it is read, with a check on its size.
+    from vision.mondo import reader
+    from vision.photo_io import decode_photo
+    from vision.synth.dataset import make_scene
+
+    scene = make_scene("mondo", 9031, 494, 4000)
+    photo, truth = decode_photo(scene.jpeg), scene.truth["report"]["players"][0]["total"]
+    first = reader.read_with_locator(photo)  # the first net's look: its island reaches the edge
+    assert first.islands[0].cut and first.refusal is None and first.reading.grid == 3
+    assert reader.SIZE_FLAG in first.reading.flags
+    # (an other look, whose island does not reach the photo's edge, may say nothing of it)
+    result = reader.read_photo_island(photo)
+    assert result.refusal is None
+    assert score_turn(single_island_turn("island", result.reading.island)).players[0].total == truth
+    given = reader.read_with_locator(photo, grid=3)
+    assert given.refusal is None and reader.SIZE_FLAG not in given.reading.flags

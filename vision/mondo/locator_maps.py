@@ -5,7 +5,7 @@ peaks. The geometry that turns the maps into islands is `vision.mondo.locate`'s.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import onnxruntime as ort
 
-from vision.locator_net import net_input
+from vision.locator_net import darkened, net_input
 from vision.mondo.lattice import apply_h
 from vision.onnx_model import load_session, models_dir
 
@@ -27,6 +27,9 @@ CELLS_MIN = 0.5  # occupied-cells threshold
 class LocatorModel:
     session: ort.InferenceSession
     meta: dict
+    # the net sees every picture with its tones raised to this power (`vision.locator_net.darkened`):
+    # 1, the photo as shot; above 1, the reader's darker look (`darker`)
+    gamma: float = 1.0
 
 
 @lru_cache(maxsize=2)
@@ -36,12 +39,21 @@ def load_locator(path: str | None = None) -> LocatorModel:
     return LocatorModel(session, meta)
 
 
+@lru_cache(maxsize=4)
+def darker(model: LocatorModel, gamma: float) -> LocatorModel:
+    """`model` looking at every picture with its tones raised to `gamma` (one object per model and
+    gamma, so the maps cache keeps its looks apart)."""
+    return replace(model, gamma=gamma)
+
+
 Affine = tuple[float, float, float, float]  # map px -> picture px: x * ax + bx, y * ay + by
 
 
 def net_maps(model: LocatorModel, picture: np.ndarray) -> tuple[np.ndarray, np.ndarray, Affine]:
     """Run the net on a picture already at input scale: (cells, centres) maps and map px -> picture px."""
     spec = model.meta["input"]
+    if model.gamma != 1.0:
+        picture = darkened(picture, model.gamma)
     h, w = picture.shape[:2]
     m = spec["multiple"]
     pad_y, pad_x = -h % m, -w % m

@@ -36,6 +36,7 @@ import numpy as np
 
 from scoring.snorkeling import BEACH, LANTERNFISH_CARD, Card, Diver, RoundBoard, deck
 from vision.errors import PhotoError
+from vision.locator_net import darkened as darkened_tones
 from vision.onnx_model import OnnxModel, load_model, models_dir
 from vision.photo_io import Photo, decode_photo, read_photo
 from vision.snorkeling.candidates import MIN_APART, NOT_A_MAT, Candidate, candidates, choose, near_the_others
@@ -235,8 +236,7 @@ def read_round(
 def darkened(image: np.ndarray) -> np.ndarray:
     """``image`` with its tones squared (``DARKER_GAMMA``): an overexposed mat, or one a coloured
     light turns towards the table's colour, stands out from the table again for the locator."""
-    table = (np.linspace(0.0, 1.0, 256) ** DARKER_GAMMA * 255.0 + 0.5).astype(np.uint8)
-    return cv2.LUT(image, table)
+    return darkened_tones(image, DARKER_GAMMA)
 
 
 def with_regions_of(found: Found, other: Found) -> Found:
