@@ -133,3 +133,24 @@ def test_a_darker_look_feeds_its_net_the_photo_darkened():
     darkened_by_hand = net_maps(first, (255.0 * (picture / 255.0) ** 2 + 0.5).astype(np.uint8))
     assert not np.allclose(as_shot[0], dark[0])
     np.testing.assert_allclose(dark[0], darkened_by_hand[0], atol=1e-5)
+
+
+def test_a_photo_in_a_seas_colours_gets_no_darker_looks(root, monkeypatch):
+    # a Mediterráneo sea, read as Mondo before it is found to be a sea: the darker looks would read
+    # its cards as tiles at seconds a look (the whole `scorecam score` of this photo 2.6 -> 7.7 s)
+    from vision.photo_io import read_photo
+
+    photo = read_photo(root / "samples" / "mediterraneo" / "mediterraneo-s9900-00000.jpg")
+    gammas = []
+
+    def counted(source, *, locator=None, **kwargs):
+        gammas.append(1.0 if locator is None else locator.gamma)
+        return read_with_locator(source, locator=locator, **kwargs)
+
+    monkeypatch.setattr(reader, "read_with_locator", counted)
+    read_photo_island(photo)
+    assert gammas == [1.0, 1.0]  # the first net, then the second
+    gammas.clear()
+    monkeypatch.setattr(reader, "looks_like_mediterraneo", lambda image: False)
+    read_photo_island(photo)
+    assert gammas == [1.0, 1.0, reader.DARKER_GAMMA, reader.DARKER_GAMMA]

@@ -44,6 +44,7 @@ from vision.mondo.recentre import kit_fit, recentre_cells
 from vision.mondo.space_checks import with_empty_space_checks, without_slanted_tiles
 from vision.onnx_model import OnnxModel, load_model, models_dir
 from vision.photo_io import Photo
+from vision.sea_hint import looks_like_mediterraneo
 
 TILE_MODEL = "mondo-tiles.onnx"
 # A second locator net (the first trained on further on other photos), asked only where the first's
@@ -378,14 +379,23 @@ def read_photo_island(
     the other size too, and the size whose crops hold whole tiles wins. A reading that asks for a
     check, or finds no island, is made again with the second locator net (`second_locator`), and
     the one with fewer doubts is kept: the two nets miss different islands. One that still asks is
-    made again by each net looking at the photo darkened (`DARKER_GAMMA`), the same way."""
+    made again by each net looking at the photo darkened (`DARKER_GAMMA`), the same way, unless the
+    photo shows a Mediterráneo sea's colours."""
     read = functools.partial(
         read_with_locator, source, grid=grid, catalog=catalog, use_catalog=use_catalog, model=model
     )
     kept = read()
+    sea_coloured: bool | None = None
     for locator in other_looks():
         if not _asks_to_look(kept):
             break
+        if locator.gamma != 1.0:
+            # not on a photo in a Mediterráneo sea's colours: there the darker looks read the sea's
+            # cards as tiles, at seconds a look, before the photo is found to be a sea
+            image = source.image if isinstance(source, Photo) else source
+            sea_coloured = looks_like_mediterraneo(image) if sea_coloured is None else sea_coloured
+            if sea_coloured:
+                break
         other = read(locator=locator)
         kept = with_time_of(other, kept) if _fewer_doubts(other, kept) else with_time_of(kept, other)
     return kept
