@@ -55,8 +55,8 @@ SECOND_LOCATOR = "mondo-locator-second.onnx"
 # to this power: an island washed out (overexposed, glare, a colour cast towards the table's hue)
 # stands out from the table again. Development seeds, grid given / not: everyday 9031 (600) 99.2 ->
 # 99.7% / 98.7 -> 98.8% exact; stress 9517 (500) 96.8 -> 97.0% / 96.8 -> 96.8%, right but flagged
-# 19.4 -> 15.4% / 19.0 -> 15.0%, one more wrong and unflagged each (00222, 00209: the total right, 0,
-# its parts not).
+# 19.4 -> 15.8% / 19.0 -> 15.4%, wrong and unflagged 0.0 -> 0.2% given (00222: the total right, 0, its
+# parts not) / 0.0 -> 0.0%.
 DARKER_GAMMA = 2.0
 # A grid in which the tile model sees fewer tiles than this is something else that looks like a
 # lattice (a sea of cards, a tiled floor): players leave at most a few spaces empty.
