@@ -53,7 +53,7 @@ def test_without_the_second_net_only_the_first_nets_darker_look_is_asked(monkeyp
     first = read_with_locator(photo, grid=3)
     monkeypatch.setattr(reader, "SECOND_LOCATOR", "no-such-locator.onnx")
     assert reader.second_locator() is None
-    (look,) = reader.other_looks()
+    (look,) = reader.other_looks(photo.image)
     assert look.gamma == reader.DARKER_GAMMA and look.session is load_locator().session
     darker = read_with_locator(photo, grid=3, locator=look)
     expected = darker if reader._fewer_doubts(darker, first) else first
@@ -64,7 +64,7 @@ def test_without_the_second_net_only_the_first_nets_darker_look_is_asked(monkeyp
 
 def test_the_looks_are_asked_in_turn_the_darker_ones_last():
     second = reader.second_locator()
-    looks = list(reader.other_looks())
+    looks = list(reader.other_looks(np.full((300, 400, 3), 128, np.uint8)))  # a grey photo
     assert [look.session for look in looks] == [second.session, load_locator().session, second.session]
     assert [look.gamma for look in looks] == [1.0, reader.DARKER_GAMMA, reader.DARKER_GAMMA]
 

@@ -385,27 +385,24 @@ def read_photo_island(
         read_with_locator, source, grid=grid, catalog=catalog, use_catalog=use_catalog, model=model
     )
     kept = read()
-    sea_coloured: bool | None = None
-    for locator in other_looks():
-        if not _asks_to_look(kept):
-            break
-        if locator.gamma != 1.0:
-            # not on a photo in a Mediterráneo sea's colours: there the darker looks read the sea's
-            # cards as tiles, at seconds a look, before the photo is found to be a sea
-            image = source.image if isinstance(source, Photo) else source
-            sea_coloured = looks_like_mediterraneo(image) if sea_coloured is None else sea_coloured
-            if sea_coloured:
-                break
+    looks = other_looks(source.image if isinstance(source, Photo) else source)
+    # the next look is drawn only while the kept reading asks for one
+    while _asks_to_look(kept) and (locator := next(looks, None)) is not None:
         other = read(locator=locator)
         kept = with_time_of(other, kept) if _fewer_doubts(other, kept) else with_time_of(kept, other)
     return kept
 
 
-def other_looks() -> Iterator[LocatorModel]:
-    """The looks asked in turn where a reading asks for a check: the second net, then the first and
-    the second looking at the photo darkened (a models folder without the second has two fewer)."""
+def other_looks(image: np.ndarray) -> Iterator[LocatorModel]:
+    """The looks asked in turn where a reading of `image` asks for a check: the second net, then the
+    first and the second looking at the photo darkened (a models folder without the second has two
+    fewer). Asked lazily: the photo's colours are looked at only where the darker looks are wanted."""
     first, second = load_locator(), second_locator()
     yield from ([second] if second else [])
+    if looks_like_mediterraneo(image):
+        # no darker looks on a photo in a Mediterráneo sea's colours: there they read the sea's
+        # cards as tiles, at seconds a look, before the photo is found to be a sea
+        return
     yield darker(first, DARKER_GAMMA)
     yield from ([darker(second, DARKER_GAMMA)] if second else [])
 
