@@ -7,7 +7,12 @@ that show, and any other card of the pile it read from a corner partly covered) 
 pile (what the side really has: a card whose corners are all hidden is missing from any reading);
 wrong and unflagged (against the whole pile: the worst outcome), right but flagged (a false alarm),
 the median time per photo (decoding included), and the points right per condition of the simulated
-world (layout, light, table family, stress).
+world (layout, light, table family, stress, shake).
+
+A corner can show and still be unreadable: where the camera's shake smeared its rank index
+(``vision.synth.mediatore_scene.SMEARED``: a motion blur a third of the index's height or longer),
+no reader could read it. The cards whose corner shows are therefore counted twice, all of them and
+those with a corner that shows unsmeared, and the sides' points over the photos with no smeared card.
 """
 
 from __future__ import annotations
@@ -45,13 +50,27 @@ def measure_photo(photo: Path, truth: dict[str, Any]) -> dict[str, Any]:
 
 def _base(photo: Path, truth: dict[str, Any]) -> dict[str, Any]:
     pile, seen = set(truth["board"]["cards"]), set(truth["board"]["seen"])
-    return {"photo": photo.name, "cards": len(pile), "seen": len(seen), "conditions": _conditions(truth)}
+    legible = _legible(truth)
+    return {
+        "photo": photo.name,
+        "cards": len(pile),
+        "seen": len(seen),
+        "seen_legibly": len(legible),
+        "smeared": len(seen - legible),  # cards that show, but only smeared by the shake
+        "conditions": _conditions(truth),
+    }
+
+
+def _legible(truth: dict[str, Any]) -> set[str]:
+    from vision.synth.mediatore_scene import shown_legibly
+
+    return set(shown_legibly(truth))
 
 
 def _not_read(photo: Path, truth: dict[str, Any], reason: str) -> dict[str, Any]:
     """The record of a photo whose cards were not read (refused, or the reader raised)."""
-    return _base(photo, truth) | {"found": False, "reason": reason, "seen_right": 0, "points_right": False,
-                                  "side_points_right": False}  # fmt: skip
+    return _base(photo, truth) | {"found": False, "reason": reason, "seen_right": 0, "seen_legibly_right": 0,
+                                  "points_right": False, "side_points_right": False}  # fmt: skip
 
 
 def _measure_photo(photo: Path, truth: dict[str, Any]) -> dict[str, Any]:
@@ -74,6 +93,7 @@ def _measure_photo(photo: Path, truth: dict[str, Any]) -> dict[str, Any]:
     return base | {
         "found": True,
         "seen_right": len(read & seen),
+        "seen_legibly_right": len(read & _legible(truth)),
         "missed": sorted(seen - read),
         "misread": sorted(misread),
         "read_partly_covered": len((read & pile) - seen),
@@ -96,7 +116,12 @@ def _conditions(truth: dict[str, Any]) -> dict[str, str]:
         "layout": str(scene.get("layout")),
         "light": str(c.get("light")),
         "table family": str(c.get("table")),
+        "shake": "a corner smeared" if _smeared(truth) else "none smeared",
     }
+
+
+def _smeared(truth: dict[str, Any]) -> bool:
+    return bool(set(truth["board"]["seen"]) - _legible(truth))
 
 
 def evaluate(folder: Path, *, limit: int | None = None, progress: bool = True, **_: Any) -> dict[str, Any]:
@@ -122,6 +147,16 @@ def figures(records: list[dict[str, Any]]) -> dict[str, Any]:
             sum(r["seen_right"] for r in records), sum(r["seen"] for r in records)
         ),
         "cards_shown": sum(r["seen"] for r in records),
+        "cards_shown_legibly_read_right": share(
+            sum(r.get("seen_legibly_right", 0) for r in records),
+            sum(r.get("seen_legibly", 0) for r in records),
+        ),
+        "cards_shown_legibly": sum(r.get("seen_legibly", 0) for r in records),
+        "photos_smeared": sum(1 for r in records if r.get("smeared")),
+        "points_right_unsmeared": share(
+            sum(1 for r in found if r["points_right"] and not r.get("smeared")),
+            sum(1 for r in records if not r.get("smeared")),
+        ),
         "cards_missed": sum(len(r.get("missed", [])) for r in found)
         + sum(r["seen"] for r in records if not r["found"]),
         "cards_misread": sum(len(r.get("misread", [])) for r in found),
@@ -161,11 +196,19 @@ def eval_table(result: dict[str, Any]) -> str:
             f"{pct(result['cards_shown_read_right'])} of {result['cards_shown']}",
         ),
         (
+            "  those with a corner the shake left legible",
+            f"{pct(result['cards_shown_legibly_read_right'])} of {result['cards_shown_legibly']}",
+        ),
+        (
             "cards missed / misread / duplicates",
             f"{result['cards_missed']} / {result['cards_misread']} / {result['duplicates']}",
         ),  # fmt: skip
         ("photos read exactly", pct(result["photos_read_exactly"])),
         ("points right, cards that show", pct(result["points_right_cards_shown"])),
+        (
+            "  points right, photos the shake smeared no card of",
+            f"{pct(result['points_right_unsmeared'])} of {result['photos'] - result['photos_smeared']}",
+        ),
         ("points right, whole side", pct(result["points_right_whole_side"])),
         ("  photos with a card wholly hidden", pct(result["photos_with_hidden_cards"])),
         ("wrong and unflagged (whole side)", pct(result["wrong_unflagged"])),
@@ -173,7 +216,7 @@ def eval_table(result: dict[str, Any]) -> str:
         ("right but flagged", pct(result["right_flagged"])),
         ("median time per photo", f"{result['median_ms_per_photo']:.0f} ms (decoding included, one core)"),
     ]
-    for family in ("world", "layout"):
+    for family in ("world", "layout", "shake"):
         for bucket, v in result["by_condition"].get(family, {}).items():
             rows.append((f"  points right, {family} {bucket}", f"{pct(v['points_right'])} of {v['photos']}"))
     rows.append((guard.RAISED_LABEL, str(len(result.get("raised", [])))))

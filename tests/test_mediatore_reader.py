@@ -304,3 +304,21 @@ def test_figures_count_a_wrong_unflagged_photo():
     result = figures([right, wrong])
     assert result["points_right_whole_side"] == 0.5 and result["wrong_unflagged"] == 0.5
     assert result["right_flagged"] == 1.0
+
+
+def test_figures_count_cards_smeared_by_shake_apart():
+    photo = SAMPLES[0]
+    record = measure_photo(photo, _truth(photo))
+    assert record["smeared"] == 0 and record["seen_legibly"] == record["seen"]  # the sample is still
+    assert record["conditions"]["shake"] == "none smeared"
+    # a shaken photo: 10 cards show, 6 of them only smeared, 4 read of the legible 4, points wrong
+    shaken = record | {"seen": 10, "seen_legibly": 4, "smeared": 6, "seen_right": 4, "seen_legibly_right": 4,
+                       "points_right": False, "conditions": record["conditions"] | {"shake": "a corner smeared"}}  # fmt: skip
+    still = record | {"seen": 10, "seen_legibly": 10, "smeared": 0, "seen_right": 9, "seen_legibly_right": 9,
+                      "points_right": True}  # fmt: skip
+    result = figures([shaken, still])
+    assert result["cards_shown_read_right"] == pytest.approx(13 / 20, abs=1e-4)
+    assert result["cards_shown_legibly_read_right"] == pytest.approx(13 / 14, abs=1e-4)
+    assert result["photos_smeared"] == 1 and result["points_right_unsmeared"] == 1.0
+    assert result["points_right_cards_shown"] == 0.5
+    assert result["by_condition"]["shake"]["a corner smeared"] == {"photos": 1, "points_right": 0.0}

@@ -7,7 +7,16 @@ import pytest
 
 from scoring.mediatore import card, thirds_of
 from vision.synth.mediatore_art import CORNER_MM, render_card
-from vision.synth.mediatore_scene import CORNERS, LAYOUTS, SHOWN, mediatore_scene, random_pile
+from vision.synth.mediatore_scene import (
+    CORNERS,
+    LAYOUTS,
+    SHOWN,
+    SMEARED,
+    index_height_px,
+    mediatore_scene,
+    random_pile,
+    shown_legibly,
+)
 from vision.synth.photo_style import PhotoStyle
 
 CORNER_PX = (26, 54)  # a corner box compared at 2 px/mm
@@ -89,3 +98,28 @@ def test_a_pile_is_what_tricks_make_and_a_scene_repeats_from_its_seed():
     a = mediatore_scene(np.random.default_rng(5), long_side_px=300)
     b = mediatore_scene(np.random.default_rng(5), long_side_px=300)
     assert a.jpeg == b.jpeg and a.truth == b.truth
+
+
+def test_an_index_height_is_its_share_of_the_corner_box_at_any_turn():
+    # a box 27 mm long drawn 2 px a mm, turned 30 degrees: the 8 mm index is 16 px tall
+    a = np.radians(30.0)
+    u, v = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
+    box = [p.tolist() for p in (np.zeros(2), 26 * u, 26 * u + 54 * v, 54 * v)]
+    assert index_height_px(box) == pytest.approx(16.0)
+
+
+def test_a_shaken_photo_smears_the_small_indices_first_and_a_still_one_none():
+    truth = mediatore_scene(np.random.default_rng(7), long_side_px=1000, layout="grid", n_cards=12).truth
+    scale = max(truth["camera"]["image_size"]) / 4000.0  # the style's blur is given for a 4000 px photo
+    heights = sorted(index_height_px(c["corner_boxes"][w]) for c in truth["cards"] for w in CORNERS)
+
+    def legible_at(blur_px: float) -> list[str]:
+        style = truth["camera"]["style"] | {"motion_px": blur_px / scale}
+        return shown_legibly(truth | {"camera": truth["camera"] | {"style": style}})
+
+    assert legible_at(0.0) == truth["board"]["seen"]  # a grid: every card shows, none smeared
+    assert legible_at(SMEARED * heights[0] * 0.99) == truth["board"]["seen"]
+    assert legible_at(SMEARED * heights[-1] * 1.01) == []
+    # between the two, the cards with a larger index (nearer the camera) are still read
+    middle = legible_at(SMEARED * float(np.median(heights)))
+    assert 0 < len(middle) < len(truth["board"]["seen"])

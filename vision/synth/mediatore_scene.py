@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from scoring.mediatore import DECK, card, thirds_of, thirds_text
-from vision.synth.mediatore_art import CARD_MM, CORNER_MM, render_back, render_card
+from vision.synth.mediatore_art import CARD_MM, CORNER_MM, INDEX_MM, render_back, render_card
 from vision.synth.photo import PhotoStyle, Piece, _base_heights, draw_style, encode_jpeg, photograph
 from vision.synth.scenes import Scene, _art_scale, _boxes, _quad_list, camera_from_dict, piece_box, project_mm
 from vision.synth.world import World, draw_conditions
@@ -33,6 +33,11 @@ CARD_THICKNESS_MM = 0.3
 CORNER_RADIUS_MM = 3.0
 SHOWN = 0.95  # a corner box this much uncovered shows its index and symbol whole
 CORNERS: tuple[str, ...] = ("top_left", "bottom_right")
+# A corner shows, but the camera's shake smeared its rank index past reading, where the motion blur is
+# this share of the index's height or longer: the strokes of a digit lie about a third of its height
+# apart, and a blur that long runs them together (chosen from the kit's glyphs, before any reading was
+# measured by it; the evaluation reports the cards whose corner shows both with and without these)
+SMEARED = 1.0 / 3.0
 
 
 @dataclass(frozen=True)
@@ -177,6 +182,35 @@ def corner_uncovered(layout: list[Laid], samples: int = 12) -> list[dict[str, fl
             entry[which] = round(1.0 - float(covered.mean()), 4)
         shares.append(entry)
     return shares
+
+
+def motion_blur_px(truth: dict) -> float:
+    """The photo's motion blur length in its own pixels (the style gives it for a 4000 px photo)."""
+    camera = truth.get("camera") or {}
+    blur = float((camera.get("style") or {}).get("motion_px", 0.0))
+    size = camera.get("image_size") or [4000, 3000]
+    return blur * max(size) / 4000.0
+
+
+def index_height_px(box: list[list[float]]) -> float:
+    """The rank index's height in the photo (px) of a corner box given as its four corners."""
+    q = np.asarray(box, np.float64)
+    sides = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
+    return float(max(sides) * INDEX_MM / CORNER_MM[1])
+
+
+def shown_legibly(truth: dict) -> list[str]:
+    """The cards of ``truth`` with a corner that shows (``SHOWN``) and that the camera's shake did not
+    smear past reading (``SMEARED``): a reader can be asked to read these."""
+    blur = motion_blur_px(truth)
+    return [
+        c["card"]
+        for c in truth["cards"]
+        if any(
+            c["uncovered"][w] >= SHOWN and blur < SMEARED * index_height_px(c["corner_boxes"][w])
+            for w in CORNERS
+        )
+    ]
 
 
 # ------------------------------------------------------------------------------------------ scene
