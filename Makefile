@@ -167,15 +167,16 @@ model-mondo-backs: $(TRAIN_STAMP)
 model-mediatore: $(TRAIN_STAMP)
 	$(BIN)/python -m vision.training.train_mediatore --out-dir $(MODELS) $(TRAIN_ARGS)
 
-# The Mediatore figures of models/README.md: held-out 12 MP photos (seeds 9676 and 9677, never used in
-# training or development; EVAL_MEDIATORE_N photos of seed 9676; earlier figures were of 9650/9651,
-# 9654/9655, 9658/9659, 9662/9663, 9664/9665, 9666/9667, 9668/9669, 9670/9671, 9672/9673 and 9674/9675).
+# The Mediatore figures of models/README.md: held-out 12 MP photos (seeds 9678 and 9679, never used in
+# training or development; EVAL_MEDIATORE_N photos of seed 9678; earlier figures were of 9650/9651,
+# 9654/9655, 9658/9659, 9662/9663, 9664/9665, 9666/9667, 9668/9669, 9670/9671, 9672/9673, 9674/9675
+# and 9676/9677).
 EVAL_MEDIATORE_N ?= 500
 eval-mediatore: $(STAMP)
-	$(BIN)/scorecam synth mediatore --n $(EVAL_MEDIATORE_N) --seed 9676 --out build/fresh-mediatore-9676 --jobs 2
-	$(BIN)/scorecam eval build/fresh-mediatore-9676 --out build/eval-mediatore-9676.json
-	$(BIN)/scorecam synth mediatore --n 200 --seed 9677 --stress --out build/fresh-mediatore-9677-stress --jobs 2
-	$(BIN)/scorecam eval build/fresh-mediatore-9677-stress --out build/eval-mediatore-9677-stress.json
+	$(BIN)/scorecam synth mediatore --n $(EVAL_MEDIATORE_N) --seed 9678 --out build/fresh-mediatore-9678 --jobs 2
+	$(BIN)/scorecam eval build/fresh-mediatore-9678 --out build/eval-mediatore-9678.json
+	$(BIN)/scorecam synth mediatore --n 200 --seed 9679 --stress --out build/fresh-mediatore-9679-stress --jobs 2
+	$(BIN)/scorecam eval build/fresh-mediatore-9679-stress --out build/eval-mediatore-9679-stress.json
 
 # The figures of models/README.md: held-out 12 MP photos (seed 9024, never used in training or development;
 # earlier figures were of seeds 9023, 9022, 9021, 9020, ...). Read with each island's grid as its game states it (3x3,
