@@ -4,7 +4,8 @@
 The report (``scorecam score photo.jpg --game mediatore``): ``cards`` (each card read, its points in
 thirds and its confidence), ``thirds`` and ``exact`` (the cards' points as a player says them,
 ``5 2/3``), ``points`` (floored: what the side scores from its cards, before the last trick),
-``cards_read``, plus ``source``, ``board`` (the cards as a list of ids: the side file that
+``cards_read``, ``unsure_corners`` (where a corner was found but not read surely enough to count:
+full-size px of its centre, what the flag asks a person to look at), plus ``source``, ``board`` (the cards as a list of ids: the side file that
 `scorecam mediatore round --side bidder=FILE` takes; fix a card and use it), ``flags``, ``status``
 and ``timing_ms`` (DESIGN.md, "Score reports").
 """
@@ -54,6 +55,9 @@ def side_report(cards: Any, reading: Any) -> dict[str, Any]:
         "thirds": thirds,
         "exact": thirds_text(thirds),
         "points": thirds // 3,
+        "unsure_corners": [
+            [round(s.x * reading.view_scale), round(s.y * reading.view_scale)] for s in reading.unsure
+        ],
     }
 
 
@@ -149,6 +153,9 @@ def annotate_side(image: np.ndarray, image_scale: float, reading: Any, report: d
             f" {points}" if read.card.thirds else ""
         )
         labels.append(((int(spot.x * scale), int((spot.y - spot.long * 0.7) * scale)), text, colour))
+    for spot in reading.unsure:  # a corner found but not read: the flag's "look here"
+        cv2.polylines(out, [_box(spot, scale)], True, ORANGE, max(2, size // 6), cv2.LINE_AA)
+        labels.append(((int(spot.x * scale), int((spot.y - spot.long * 0.7) * scale)), "?", ORANGE))
     canvas = Image.fromarray(cv2.cvtColor(out, cv2.COLOR_BGR2RGB))
     draw = ImageDraw.Draw(canvas)
     face = font(size)
@@ -170,7 +177,7 @@ def annotate_side(image: np.ndarray, image_scale: float, reading: Any, report: d
     text, colour = verdict_line(len(reading.flags))
     lines.append((text, colour))
     lines += [(f"{i + 1}. {flag}", ORANGE) for i, flag in enumerate(reading.flags[:8])]
-    lines.append(("corners: yellow a card with points, green none, orange to check", GREY))
+    lines.append(("corners: yellow a card with points, green none, orange to check, ? not read", GREY))
     return margin_panel(canvas, lines, long_side, panel_size)
 
 

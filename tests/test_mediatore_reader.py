@@ -322,3 +322,39 @@ def test_figures_count_cards_smeared_by_shake_apart():
     assert result["photos_smeared"] == 1 and result["points_right_unsmeared"] == 1.0
     assert result["points_right_cards_shown"] == 0.5
     assert result["by_condition"]["shake"]["a corner smeared"] == {"photos": 1, "points_right": 0.0}
+
+
+def test_the_corners_found_but_not_read_are_where_the_report_and_the_picture_say(tmp_path, capsys):
+    """The flag "N corners found but not read surely" names no place; the report gives each corner's
+    place and the picture marks it, so that a person can look (on this sample most lie on the
+    table's blotches, which a glance dismisses)."""
+    from scorecam.annotate import ORANGE
+
+    photo = SAMPLES[0]
+    cards, reading = read_cards(read_photo(photo))
+    said = [f for f in reading.flags if "found but not read surely" in f]
+    assert reading.unsure and said == [
+        f"{len(reading.unsure)} corners found but not read surely enough to count"
+    ]
+    for u in reading.unsure:  # none lies on a card read (that is the card, found twice)
+        assert all(
+            np.hypot(u.x - s.x, u.y - s.y) > 0.5 * (u.long + s.long) / 2
+            for c in reading.cards
+            for s in c.corners
+        )
+    picture = tmp_path / "side.png"
+    code, out, err = _run(capsys, "score", photo, "--game", "mediatore", "--json", "-a", picture)
+    assert code == 0, err
+    places = json.loads(out)["unsure_corners"]
+    assert places == [
+        [round(u.x * reading.view_scale), round(u.y * reading.view_scale)] for u in reading.unsure
+    ]
+    drawn = cv2.imread(str(picture))
+    view = read_photo(photo, min_long_side=1600)
+    for x, y in places:  # an orange outline round each place
+        px, py = int(x / view.scale), int(y / view.scale)
+        near = drawn[max(0, py - 25) : py + 25, max(0, px - 25) : px + 25].reshape(-1, 3).astype(int)
+        assert (np.abs(near - np.array(ORANGE)).sum(1) < 40).any(), (x, y)
+    # a photo with every corner read surely gives no place
+    _, still = read_cards(read_photo(SAMPLES[1]))
+    assert still.unsure == () and not any("found but not read surely" in f for f in still.flags)

@@ -111,6 +111,9 @@ class CardsReading:
     flags: tuple[str, ...]
     view_scale: float  # full-size px per px of the reduced view the spots are in
     timing_ms: dict[str, float]
+    # where a corner was found but no card read from it surely enough to count (view px, once each,
+    # none on a card read): what the flag "N corners found but not read surely" asks a person to look at
+    unsure: tuple[Spot, ...] = ()
 
     @property
     def status(self) -> str:
@@ -332,9 +335,10 @@ def read_cards(
     if not any(r.card for r in reads):
         raise PhotoError(NO_CARDS, kind="no_board")
     cards, flags = _cards(reads)
-    unsure = len(_unsure_apart(reads, cards))
+    unsure = _unsure_apart(reads, cards)
     if unsure:
-        flags.append(f"{unsure} corner{'s' if unsure > 1 else ''} found but not read surely enough to count")
+        n = len(unsure)
+        flags.append(f"{n} corner{'s' if n > 1 else ''} found but not read surely enough to count")
     if len(cards) % TRICK:
         flags.append(
             f"{len(cards)} cards read: a side wins whole tricks of {TRICK}, so some corners may be hidden "
@@ -347,6 +351,7 @@ def read_cards(
         flags=tuple(flags),
         view_scale=photo.scale,
         timing_ms={"locate": (t1 - t0) * 1000, "corners": (t2 - t1) * 1000},
+        unsure=tuple(unsure),
     )
     return tuple(c.card for c in cards), reading
 
