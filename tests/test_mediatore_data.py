@@ -10,7 +10,7 @@ import pytest
 
 from vision.mediatore.crops import box_spot
 from vision.synth.dataset import make_scene
-from vision.training.mediatore_data import DataSpec, _landscape, _zoomed, shown_boxes
+from vision.training.mediatore_data import DataSpec, _landscape, _zoomed, index_share, left_out, shown_boxes
 
 SPEC = DataSpec()
 
@@ -76,3 +76,15 @@ def test_portrait_photos_are_stored_landscape_with_their_boxes():
     assert turned.shape == (30, 40, 3)
     x, y = moved[0]
     assert turned[int(y), int(x)].max() == 255
+
+
+def test_a_partly_covered_corner_whose_rank_is_hidden_is_a_none_crop_and_one_whose_rank_may_show_is_left_out():
+    assert not left_out(0.98, 1.0, 3) and not left_out(0.3, 0.0, 3)  # shows (a card) / hidden (none)
+    assert not left_out(0.65, 0.2, 3)  # version 3: its suit symbol shows, its rank does not: "none"
+    assert left_out(0.65, 0.9, 3)  # its rank shows, most of it: neither a sure card nor none
+    assert left_out(0.65, 0.2, 2)  # version 2 (the shipped model's sets) leaves all such out
+    # a truth made before the index's own share took the index as covered as much as its box
+    assert index_share({"uncovered": {"top_left": 0.7}}, "top_left") == 0.7
+    assert (
+        index_share({"uncovered": {"top_left": 0.7}, "index_uncovered": {"top_left": 0.1}}, "top_left") == 0.1
+    )

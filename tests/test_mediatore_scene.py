@@ -9,9 +9,12 @@ from scoring.mediatore import card, thirds_of
 from vision.synth.mediatore_art import CORNER_MM, render_card
 from vision.synth.mediatore_scene import (
     CORNERS,
+    INDEX_BOX_MM,
     LAYOUTS,
     SHOWN,
     SMEARED,
+    Laid,
+    corner_uncovered,
     index_height_px,
     mediatore_scene,
     random_pile,
@@ -123,3 +126,24 @@ def test_a_shaken_photo_smears_the_small_indices_first_and_a_still_one_none():
     # between the two, the cards with a larger index (nearer the camera) are still read
     middle = legible_at(SMEARED * float(np.median(heights)))
     assert 0 < len(middle) < len(truth["board"]["seen"])
+
+
+def test_a_card_lying_over_a_corners_index_hides_the_index_but_not_the_symbol_below_it():
+    # card A upright with its top-left at the origin; card B above it covers A down to y = 14 mm:
+    # A's index (y 4.5-12.5 mm) is hidden, its suit symbol (y ~15-25 mm) shows
+    a = Laid("5-coppe", (29.0, 45.0), 0.0, 0)
+    b = Laid("re-spade", (29.0, 45.0 - 90.0 + 14.0), 0.0, 1)
+    box = corner_uncovered([a, b])[0]["top_left"]
+    index = corner_uncovered([a, b], box=INDEX_BOX_MM)[0]["top_left"]
+    assert index == 0.0 and 0.4 < box < SHOWN  # the corner looks half there; its rank is not
+    # B moved up so that it covers A down to y = 6 mm only: the index shows in part
+    c = Laid("re-spade", (29.0, 45.0 - 90.0 + 6.0), 0.0, 1)
+    assert 0.0 < corner_uncovered([a, c], box=INDEX_BOX_MM)[0]["top_left"] < 1.0
+    # the truth of a scene gives the index's share beside the box's, never more hidden than the box
+    truth = mediatore_scene(np.random.default_rng(11), long_side_px=400, layout="heap", n_cards=24).truth
+    for card_truth in truth["cards"]:
+        for w in CORNERS:
+            if card_truth["uncovered"][w] == 1.0:
+                assert card_truth["index_uncovered"][w] == 1.0
+            if card_truth["uncovered"][w] == 0.0:
+                assert card_truth["index_uncovered"][w] == 0.0

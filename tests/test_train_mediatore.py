@@ -54,3 +54,50 @@ def test_a_tiny_run_from_the_shipped_locator_with_stress_photos_writes_both_mode
         assert isinstance(error, PhotoError)
     else:
         assert reading.status in ("ok", "check") and np.isfinite([c.confidence for c in reading.cards]).all()
+
+
+@pytest.mark.train
+def test_the_shipped_corner_model_trained_on_from_the_located_crops_alone(tmp_path):
+    import shutil
+
+    import onnx
+
+    from vision.mediatore import read_cards
+    from vision.mediatore.reader import load_corner_model
+    from vision.training.train_mediatore import main
+
+    shutil.copy(ROOT / "models" / "mediatore-locator.onnx", tmp_path)  # the located crops' locator
+    shipped = ROOT / "models" / "mediatore-corners.onnx"
+    # (two epochs: one over so few crops is too short a schedule for the learning rate's cycle)
+    argv = [
+        "--out-dir",
+        str(tmp_path),
+        "--only",
+        "corners",
+        "--corners-init",
+        str(shipped),
+        "--corner-epochs",
+        "2",
+    ]
+    argv += [
+        "--located-photos",
+        "10",
+        "--located-seeds",
+        "3",
+        "--corner-lr",
+        "1e-4",
+        "--located-version",
+        "3",
+    ]
+    main(argv)
+    corners = tmp_path / "mediatore-corners.onnx"
+    training = json.loads({p.key: p.value for p in onnx.load(str(corners)).metadata_props}["scorecam"])[
+        "training"
+    ]
+    assert training["continued_from"] == str(shipped) and training["lr"] == 1e-4
+    assert [s["seed"] for s in training["data"]] == [3]  # nothing else rendered
+    # one epoch at a low rate from the shipped model: the sample still reads as the shipped model reads it
+    photo = sorted((ROOT / "samples" / "mediatore").glob("*.jpg"))[1]
+    before, _ = read_cards(photo)
+    after, _ = read_cards(photo, corners=load_corner_model(str(corners)))
+    assert len(set(before) ^ set(after)) <= 2

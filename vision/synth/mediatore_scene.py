@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from scoring.mediatore import DECK, card, thirds_of, thirds_text
-from vision.synth.mediatore_art import CARD_MM, CORNER_MM, INDEX_MM, render_back, render_card
+from vision.synth.mediatore_art import CARD_MM, CORNER_MM, INDEX_AT, INDEX_MM, render_back, render_card
 from vision.synth.photo import PhotoStyle, Piece, _base_heights, draw_style, encode_jpeg, photograph
 from vision.synth.scenes import Scene, _art_scale, _boxes, _quad_list, camera_from_dict, piece_box, project_mm
 from vision.synth.world import World, draw_conditions
@@ -164,11 +164,25 @@ def _inside(quad: np.ndarray, points: np.ndarray) -> np.ndarray:
     return np.all(cross >= -1e-9, axis=1) | np.all(cross <= 1e-9, axis=1)
 
 
-def corner_uncovered(layout: list[Laid], samples: int = 12) -> list[dict[str, float]]:
+# The rank index's own box in card-local mm (x0, y0, x1, y1): INDEX_MM tall round INDEX_AT, as wide as
+# the widest index glyph (about three quarters of its height)
+INDEX_BOX_MM = (
+    INDEX_AT[0] - 0.375 * INDEX_MM,
+    INDEX_AT[1] - 0.5 * INDEX_MM,
+    INDEX_AT[0] + 0.375 * INDEX_MM,
+    INDEX_AT[1] + 0.5 * INDEX_MM,
+)
+
+
+def corner_uncovered(
+    layout: list[Laid], samples: int = 12, box: tuple[float, float, float, float] | None = None
+) -> list[dict[str, float]]:
     """For each card, the share of each corner box that no card above it covers (sampled on a grid;
-    the cards' rounded corners are ignored: they cover a little less than this says)."""
+    the cards' rounded corners are ignored: they cover a little less than this says); with ``box``
+    (card-local mm of the top-left corner, e.g. INDEX_BOX_MM), the share of that part of it."""
+    x0, y0, x1, y1 = box or (0.0, 0.0, *CORNER_MM)
     u = (np.arange(samples) + 0.5) / samples
-    grid = np.stack(np.meshgrid(u * CORNER_MM[0], u * CORNER_MM[1]), -1).reshape(-1, 2)
+    grid = np.stack(np.meshgrid(x0 + u * (x1 - x0), y0 + u * (y1 - y0)), -1).reshape(-1, 2)
     outlines = [_outline(laid) for laid in layout]
     shares = []
     for laid in layout:
@@ -271,8 +285,11 @@ def mediatore_scene(
     order = sorted(range(len(pieces)), key=lambda i: pieces[i].layer)
     base = _base_heights(pieces, order)
     uncovered = corner_uncovered(laid)
+    index_uncovered = corner_uncovered(laid, box=INDEX_BOX_MM)
     truth_cards = []
-    for i, (one, corners, shares) in enumerate(zip(laid, shot.corners, uncovered, strict=True)):
+    for i, (one, corners, shares, index_shares) in enumerate(
+        zip(laid, shot.corners, uncovered, index_uncovered, strict=True)
+    ):
         height = base[i] + CARD_THICKNESS_MM
         boxes = {
             w: _quad_list(project_mm(camera, _to_table(one, corner_box_local(w)), height)) for w in CORNERS
@@ -283,6 +300,7 @@ def mediatore_scene(
                 "corners": _quad_list(corners),
                 "corner_boxes": boxes,
                 "uncovered": shares,
+                "index_uncovered": index_shares,  # the rank index's own share (INDEX_BOX_MM)
                 "seen": any(v >= SHOWN for v in shares.values()),
             }
         )

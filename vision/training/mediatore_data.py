@@ -36,7 +36,12 @@ from vision.synth.world import World
 from vision.training.common import build_maps_and_crops, cache_path
 from vision.training.locator_data import fill_polygons
 
-HIDDEN = 0.5  # a corner box at most this much uncovered is a "none" crop (between: left out)
+HIDDEN = 0.5  # a corner box at most this much uncovered is a "none" crop (between: left out) ...
+# ... but one between whose rank index is at most this much uncovered is a "none" crop too (version 3
+# of the located sets): its suit symbol shows and its rank does not, and a model that never saw one
+# guesses the rank (on fresh photos 9679-00199: a 2 of bastoni whose "2" a card covers, read as the
+# ace at 91%)
+INDEX_HIDDEN = 0.5
 CENTRE_RADIUS = 0.3  # the centres map's disk, in box widths
 FULL_LONG_SIDE = 4000  # a 12 MP photo's long side, as `scorecam synth` writes by default
 
@@ -247,7 +252,8 @@ class LocatedSpec:
     Version 2 (issue 12): the spots are refined as the reader refines them (``refine_axes``), each is
     also cut at its true box's size (the reader's second read, at the surely read neighbours' size),
     and every ``full_every``-th photo is rendered at 12 MP, as the photos the reader is measured on
-    (a 2000 px render shows a small card's corner box only ~30 px long: softer than a phone's)."""
+    (a 2000 px render shows a small card's corner box only ~30 px long: softer than a phone's).
+    Version 3: a partly covered corner whose rank index is hidden (INDEX_HIDDEN) is a "none" crop."""
 
     seed: int = 3
     n: int = 300
@@ -257,10 +263,23 @@ class LocatedSpec:
     stress_every: int = 4
     full_every: int = 2  # every this many-th photo rendered at FULL_LONG_SIDE (0: none)
     resize_sd: float = 0.05  # the second read's size: the true box's long side, times exp(N(0, sd))
-    version: int = 2
+    version: int = 2  # 3: a partly covered corner whose rank is hidden a "none" crop (not yet shipped)
 
     def cache_path(self) -> Path:
         return cache_path(self, "mediatore-data", "mediatore-located")
+
+
+def left_out(box_share: float, index_share: float, version: int) -> bool:
+    """Whether the crops leave out a corner found on a box this much uncovered: a partly covered one,
+    its rank perhaps legible, perhaps not (as the main set does); from version 3 one whose rank index is
+    hidden (INDEX_HIDDEN) is kept, a "none" crop (a corner is a card only from SHOWN)."""
+    return HIDDEN < box_share < SHOWN and not (version >= 3 and index_share <= INDEX_HIDDEN)
+
+
+def index_share(card_truth: dict, which: str) -> float:
+    """How much of a corner's rank index no card covers (truths made before the field: the box's share,
+    the index taken as covered as much as its box)."""
+    return float((card_truth.get("index_uncovered") or card_truth["uncovered"])[which])
 
 
 def located_sample(spec: LocatedSpec, index: int, locator, corners) -> tuple[np.ndarray, np.ndarray]:
@@ -284,7 +303,7 @@ def located_sample(spec: LocatedSpec, index: int, locator, corners) -> tuple[np.
     rng = np.random.default_rng([spec.seed, index, 11])
     truth = scene.truth
     boxes = [
-        (c["card"], share, box_spot(np.array(c["corner_boxes"][w]) / photo.scale))
+        (c["card"], share, box_spot(np.array(c["corner_boxes"][w]) / photo.scale), index_share(c, w))
         for c in truth["cards"]
         for w, share in c["uncovered"].items()
     ]
@@ -292,8 +311,8 @@ def located_sample(spec: LocatedSpec, index: int, locator, corners) -> tuple[np.
     for s in refine_axes(photo, [c.spot for c in found.corners]):
         near = min(boxes, key=lambda b: np.hypot(b[2].x - s.x, b[2].y - s.y))
         close = np.hypot(near[2].x - s.x, near[2].y - s.y) < spec.match * near[2].long
-        if close and HIDDEN < near[1] < SHOWN:
-            continue  # partly covered: left out, as in the main set
+        if close and left_out(near[1], near[3], spec.version):
+            continue
         # the reader's first read at the locator's size, its second at the surely read neighbours'
         # (about the true box's size where there is one, else the region's own, a little off)
         second = near[2].long if close else s.long

@@ -16,7 +16,8 @@ shipped model: too slow to render on the shared machine). Both models also learn
 ``--stress-n`` photos of each of ``--stress-seeds`` (4, 5, 6, 7, 9, 10), every second from the stress
 world, and the corner model from the located crops of ``--located-seeds`` (3, 8, 11), under a hard
 light on ``--hard-light`` of them; ``--locator-init FILE.onnx`` trains the locator on from a shipped one
-(quantised or not). The locator is written with 8-bit weights and activations
+(quantised or not), and ``--corners-init FILE.onnx`` the corner model (on the located crops alone,
+``--corner-epochs`` at a peak rate of ``--corner-lr``: nothing else is rendered). The locator is written with 8-bit weights and activations
 (``quantize_locator``, calibrated on the reader's looks at ``--quantize-photos`` photos of seed 1;
 0 keeps it float): the reader's zoomed look in 40% of the time. models/README.md has the commands
 the shipped models were made with (a chain of runs on from one another, which this one-process
@@ -48,6 +49,7 @@ from vision.training.common import (
     sets_metadata,
     step,
     stress_specs,
+    weights_from_onnx,
 )
 from vision.training.export_onnx import scorecam_metadata
 from vision.training.mediatore_data import FINE, DataSpec, LocatedSpec, build_dataset, build_located
@@ -172,9 +174,14 @@ def run_corners(
     command: str,
     log=print,
     hard_light: float = HARD_LIGHT,
+    init: Path | None = None,
+    lr: float = 3e-3,
+    spec: DataSpec | None = None,
 ) -> dict:
-    """The corner model on the crops of every set (the first 1/20 of each set's photos: validation)."""
-    spec = sets[0][0]
+    """The corner model on the crops of every set (the first 1/20 of each set's photos: validation);
+    with ``init``, the shipped corner model at that path trained on (else a new one). ``spec``: the
+    crops' size and cut (the first set's, where it is a DataSpec)."""
+    spec = spec or sets[0][0]
     valid = np.concatenate([d["photo"] < max(8, s.n // VALID_SHARE) for s, d in sets])
     x = torch.from_numpy(np.concatenate([d["crops"] for _, d in sets]))
     y = torch.from_numpy(np.concatenate([d["labels"] for _, d in sets]).astype(np.int64))
@@ -182,9 +189,11 @@ def run_corners(
     log(f"corners: {len(train_x)} training crops, {len(valid_x)} validation crops")
     torch.manual_seed(seed)
     model = TileNet(HEADS, CORNER_BLOCKS, CORNER_POOL, hidden=96)
+    if init is not None:
+        model = weights_from_onnx(model, init)
     t0 = time.perf_counter()
     # turns=False: the crops come turned, either way up
-    config = TrainConfig(epochs=epochs, batch=64, lr=3e-3, seed=seed, turns=False, hard_light=hard_light)
+    config = TrainConfig(epochs=epochs, batch=64, lr=lr, seed=seed, turns=False, hard_light=hard_light)
     logits, temps, accuracy = fit_crop_model(model, train_x, train_y, valid_x, valid_y, config, HEADS, log)
     is_corner = valid_y[:, 0] > 0
     card_right = (logits[0].argmax(1) == valid_y[:, 0]) & (logits[1].argmax(1) == valid_y[:, 1])
@@ -208,6 +217,8 @@ def run_corners(
             for s, _ in sets
         ],
         "stress_every": spec.stress_every,
+        "continued_from": str(init) if init is not None else None,
+        "lr": lr,
         "crops": int(len(train_x)),
         "epochs": epochs,
         "hard_light": hard_light,
@@ -233,10 +244,10 @@ class _CropSpec:
 
 
 def located_specs(
-    spec: DataSpec, locator_path: Path, seeds: str, n: int, stress_every: int
+    spec: DataSpec, locator_path: Path, seeds: str, n: int, stress_every: int, version: int = 2
 ) -> list[LocatedSpec]:
     """The located crop sets of ``n`` photos of each of ``seeds`` (comma-separated), found by the
-    locator at ``locator_path`` (its hash keys the cache)."""
+    locator at ``locator_path`` (its hash keys the cache), labelled as ``version`` says (LocatedSpec)."""
     import hashlib
 
     sha = hashlib.sha1(locator_path.read_bytes()).hexdigest()[:12]
@@ -247,6 +258,7 @@ def located_specs(
             render_long_side=spec.render_long_side,
             locator_sha=sha,
             stress_every=stress_every,
+            version=version,
         )
         for s in seeds.split(",")
         if s
@@ -296,6 +308,19 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument(
         "--hard-light", type=float, default=HARD_LIGHT, help="share of corner crops under a hard light"
     )
+    p.add_argument(
+        "--corners-init",
+        type=Path,
+        help="a shipped corner model (.onnx) to train on, from the located crops alone (with --only corners)",
+    )
+    p.add_argument("--corner-lr", type=float, default=3e-3, help="the corner model's peak learning rate")
+    p.add_argument(
+        "--located-version",
+        type=int,
+        choices=(2, 3),
+        default=2,
+        help="the located crops' labels (3: a partly covered corner whose rank is hidden is a 'none' crop)",
+    )
     p.add_argument("--locator-from", type=Path, help="continue training the locator from these torch weights")
     p.add_argument("--locator-init", type=Path, help="a shipped locator (.onnx) to train the locator on from")
     p.add_argument("--locator-lr", type=float, default=4e-3, help="the locator's peak learning rate")
@@ -319,6 +344,29 @@ def main(argv: list[str] | None = None) -> None:
     torch.set_num_threads(1)  # a shared machine: one core
     spec = DataSpec(n=args.n)
     t0 = time.perf_counter()
+    if args.corners_init is not None:  # the shipped corner model trained on: the located crops alone
+        if args.only != "corners":
+            p.error("--corners-init trains the corner model alone: add --only corners")
+        locator_path = args.out_dir / "mediatore-locator.onnx"
+        located = [
+            _located(spec, locator_path, one)
+            for one in located_specs(
+                spec,
+                locator_path,
+                args.located_seeds,
+                args.located_photos,
+                args.located_stress_every,
+                args.located_version,
+            )
+        ]
+        if args.data_only:
+            return
+        run_corners(
+            located, args.out_dir / "mediatore-corners.onnx", args.corner_epochs, args.seed, command,
+            hard_light=args.hard_light, init=args.corners_init, lr=args.corner_lr, spec=spec,
+        )  # fmt: skip
+        print(f"done in {time.perf_counter() - t0:.0f} s", flush=True)
+        return
     data, t_data = build_data(spec, build_dataset)
     sets = [(spec, data)]
     if args.fine_photos:
@@ -367,7 +415,12 @@ def main(argv: list[str] | None = None) -> None:
         if args.located_photos:  # after the locator: crops where it finds corners, as the reader cuts them
             locator_path = args.out_dir / "mediatore-locator.onnx"
             for located in located_specs(
-                spec, locator_path, args.located_seeds, args.located_photos, args.located_stress_every
+                spec,
+                locator_path,
+                args.located_seeds,
+                args.located_photos,
+                args.located_stress_every,
+                args.located_version,
             ):
                 sets.append(_located(spec, locator_path, located))
         run_corners(
