@@ -276,6 +276,24 @@ def _located(
     return located, data
 
 
+def _located_sets(
+    spec: DataSpec, args: argparse.Namespace
+) -> list[tuple[LocatedSpec, dict[str, np.ndarray]]]:
+    """The located crop sets the arguments ask for, cut where the locator in ``--out-dir`` finds corners."""
+    locator_path = args.out_dir / "mediatore-locator.onnx"
+    return [
+        _located(spec, locator_path, one)
+        for one in located_specs(
+            spec,
+            locator_path,
+            args.located_seeds,
+            args.located_photos,
+            args.located_stress_every,
+            args.located_version,
+        )  # fmt: skip
+    ]
+
+
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--out-dir", type=Path, default=Path("models"))
@@ -347,18 +365,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.corners_init is not None:  # the shipped corner model trained on: the located crops alone
         if args.only != "corners":
             p.error("--corners-init trains the corner model alone: add --only corners")
-        locator_path = args.out_dir / "mediatore-locator.onnx"
-        located = [
-            _located(spec, locator_path, one)
-            for one in located_specs(
-                spec,
-                locator_path,
-                args.located_seeds,
-                args.located_photos,
-                args.located_stress_every,
-                args.located_version,
-            )
-        ]
+        located = _located_sets(spec, args)
         if args.data_only:
             return
         run_corners(
@@ -413,16 +420,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"wrote {out} ({out.stat().st_size / 1024:.0f} KiB, {params} parameters)", flush=True)
     if args.only in (None, "corners"):
         if args.located_photos:  # after the locator: crops where it finds corners, as the reader cuts them
-            locator_path = args.out_dir / "mediatore-locator.onnx"
-            for located in located_specs(
-                spec,
-                locator_path,
-                args.located_seeds,
-                args.located_photos,
-                args.located_stress_every,
-                args.located_version,
-            ):
-                sets.append(_located(spec, locator_path, located))
+            sets += _located_sets(spec, args)
         run_corners(
             sets, args.out_dir / "mediatore-corners.onnx", args.corner_epochs, args.seed, command,
             hard_light=args.hard_light,
