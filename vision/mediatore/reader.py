@@ -79,12 +79,6 @@ AXIS_APART = 5.0
 # more read right (seed 9670), from SURE 7 more right and none misread
 RAW_AXIS_MIN = SURE
 NO_CARDS = "no Mediatore cards found: no card corner whose index shows"
-# Crops are cut from a picture with no more than this many photo px per crop px (a finer decode's
-# region area-averaged to it first): the crop's bilinear warp samples a pixel in k of every k photo
-# pixels, so past 1 it skips some, and a dim or noisy photo's index comes out as the noise's aliases
-# (the corner model learnt crops up to its metadata's 1.6; on the development photos, seed 9670,
-# sides' points right 97.5 -> 98.0%, stress 9671 92.0 -> 92.7%, no photo lost, fewer false flags)
-CROP_K_MAX = 1.0
 
 
 @dataclass(frozen=True)
@@ -135,8 +129,7 @@ def _crops(photo: Photo, spots: list[Spot], model: OnnxModel, long: float | None
     ``long`` view px long (the photo's corners' ``typical_long``, so that all its crops come from one
     decode; by default the spots')."""
     span = float(model.metadata["input"]["crop_span"])
-    k_lo, k_hi = (float(v) for v in model.metadata["input"]["crop_k"])
-    k_range = (k_lo, max(k_lo, min(k_hi, CROP_K_MAX)))
+    k_range = tuple(float(v) for v in model.metadata["input"]["crop_k"])
     long = typical_long(spots) if long is None else long
     return decoded_crops(photo, spots, crop_corner, model.input_size, span, k_range, long)
 
