@@ -5,9 +5,9 @@ The report (``scorecam score photo.jpg --game mediatore``): ``cards`` (each card
 thirds and its confidence), ``thirds`` and ``exact`` (the cards' points as a player says them,
 ``5 2/3``), ``points`` (floored: what the side scores from its cards, before the last trick),
 ``cards_read``, ``unsure_corners`` (where a corner was found but not read surely enough to count:
-full-size px of its centre, what the flag asks a person to look at), plus ``source``, ``board`` (the cards as a list of ids: the side file that
-`scorecam mediatore round --side bidder=FILE` takes; fix a card and use it), ``flags``, ``status``
-and ``timing_ms`` (DESIGN.md, "Score reports").
+full-size px of its centre, what the flag asks a person to look at), plus ``source``, ``board``
+(the cards as a list of ids: the side file that `scorecam mediatore round --side bidder=FILE`
+takes; fix a card and use it), ``flags``, ``status`` and ``timing_ms`` (DESIGN.md, "Score reports").
 """
 
 from __future__ import annotations
