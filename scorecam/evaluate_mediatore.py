@@ -48,16 +48,18 @@ def measure_photo(photo: Path, truth: dict[str, Any]) -> dict[str, Any]:
     return guard.measured(_measure_photo, photo, truth, _not_read)
 
 
-def _base(photo: Path, truth: dict[str, Any]) -> dict[str, Any]:
+def _base(photo: Path, truth: dict[str, Any], legible: set[str]) -> dict[str, Any]:
+    """What a photo's record says before any reading: its pile, the cards that show, and of them
+    those with a corner the shake left legible (``_legible``)."""
     pile, seen = set(truth["board"]["cards"]), set(truth["board"]["seen"])
-    legible = _legible(truth)
+    smeared = len(seen - legible)  # cards that show, but only smeared by the shake
     return {
         "photo": photo.name,
         "cards": len(pile),
         "seen": len(seen),
         "seen_legibly": len(legible),
-        "smeared": len(seen - legible),  # cards that show, but only smeared by the shake
-        "conditions": _conditions(truth),
+        "smeared": smeared,
+        "conditions": _conditions(truth) | {"shake": "a corner smeared" if smeared else "none smeared"},
     }
 
 
@@ -67,10 +69,14 @@ def _legible(truth: dict[str, Any]) -> set[str]:
     return set(shown_legibly(truth))
 
 
+# what a record says of a photo whose cards were not read
+NOT_READ = {"found": False, "seen_right": 0, "seen_legibly_right": 0, "points_right": False,
+            "side_points_right": False}  # fmt: skip
+
+
 def _not_read(photo: Path, truth: dict[str, Any], reason: str) -> dict[str, Any]:
     """The record of a photo whose cards were not read (refused, or the reader raised)."""
-    return _base(photo, truth) | {"found": False, "reason": reason, "seen_right": 0, "seen_legibly_right": 0,
-                                  "points_right": False, "side_points_right": False}  # fmt: skip
+    return _base(photo, truth, _legible(truth)) | NOT_READ | {"reason": reason}
 
 
 def _measure_photo(photo: Path, truth: dict[str, Any]) -> dict[str, Any]:
@@ -79,12 +85,13 @@ def _measure_photo(photo: Path, truth: dict[str, Any]) -> dict[str, Any]:
     from vision.photo_io import read_photo
 
     pile, seen = set(truth["board"]["cards"]), set(truth["board"]["seen"])
-    base = _base(photo, truth)
+    legible = _legible(truth)
+    base = _base(photo, truth, legible)
     start = time.perf_counter()
     try:
         cards, reading = read_cards(read_photo(photo))
     except PhotoError as error:
-        return _not_read(photo, truth, error.reason) | {"ms": (time.perf_counter() - start) * 1000}
+        return base | NOT_READ | {"reason": error.reason, "ms": (time.perf_counter() - start) * 1000}
     ms = (time.perf_counter() - start) * 1000
     read = {c.id for c in cards}
     misread = read - pile
@@ -93,7 +100,7 @@ def _measure_photo(photo: Path, truth: dict[str, Any]) -> dict[str, Any]:
     return base | {
         "found": True,
         "seen_right": len(read & seen),
-        "seen_legibly_right": len(read & _legible(truth)),
+        "seen_legibly_right": len(read & legible),
         "missed": sorted(seen - read),
         "misread": sorted(misread),
         "read_partly_covered": len((read & pile) - seen),
@@ -116,12 +123,7 @@ def _conditions(truth: dict[str, Any]) -> dict[str, str]:
         "layout": str(scene.get("layout")),
         "light": str(c.get("light")),
         "table family": str(c.get("table")),
-        "shake": "a corner smeared" if _smeared(truth) else "none smeared",
     }
-
-
-def _smeared(truth: dict[str, Any]) -> bool:
-    return bool(set(truth["board"]["seen"]) - _legible(truth))
 
 
 def evaluate(folder: Path, *, limit: int | None = None, progress: bool = True, **_: Any) -> dict[str, Any]:
