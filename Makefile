@@ -205,11 +205,12 @@ eval-unseen: $(TRAIN_STAMP)
 	$(BIN)/scorecam synth mondo --n 500 --seed 9701 --tables $(UNSEEN) --out build/unseen-mondo --jobs 2
 	SCORECAM_MODELS=build/models-unseen $(BIN)/scorecam eval build/unseen-mondo --out build/eval-unseen.json
 
-# Whole-photo reading time (a Mondo island, a Mediterráneo sea) and its ratio to decoding the same
-# 12 MP photo with OpenCV.
+# Whole-photo reading time (a Mondo island, a Mediterráneo sea, a side's won Mediatore cards) and its
+# ratio to decoding the same 12 MP photo with OpenCV.
 bench-read: $(STAMP)
 	$(BIN)/python -m vision.mondo.bench_read
 	$(BIN)/python -m vision.mediterraneo.bench_read
+	$(BIN)/python -m vision.mediatore.bench_read
 
 # Whole-process time of `scorecam score photo.jpg` (start to printed table) and the imports it pays.
 bench-start: $(STAMP)
