@@ -173,10 +173,10 @@ model-mediatore: $(TRAIN_STAMP)
 # and 9676/9677).
 EVAL_MEDIATORE_N ?= 500
 eval-mediatore: $(STAMP)
-	$(BIN)/scorecam synth mediatore --n $(EVAL_MEDIATORE_N) --seed 9678 --out build/fresh-mediatore-9678 --jobs 2
-	$(BIN)/scorecam eval build/fresh-mediatore-9678 --out build/eval-mediatore-9678.json
-	$(BIN)/scorecam synth mediatore --n 200 --seed 9679 --stress --out build/fresh-mediatore-9679-stress --jobs 2
-	$(BIN)/scorecam eval build/fresh-mediatore-9679-stress --out build/eval-mediatore-9679-stress.json
+	$(BIN)/scorecam synth mediatore --n $(EVAL_MEDIATORE_N) --seed 9682 --out build/fresh-mediatore-9682 --jobs 2
+	$(BIN)/scorecam eval build/fresh-mediatore-9682 --out build/eval-mediatore-9682.json
+	$(BIN)/scorecam synth mediatore --n 200 --seed 9683 --stress --out build/fresh-mediatore-9683-stress --jobs 2
+	$(BIN)/scorecam eval build/fresh-mediatore-9683-stress --out build/eval-mediatore-9683-stress.json
 
 # The figures of models/README.md: held-out 12 MP photos (seed 9024, never used in training or development;
 # earlier figures were of seeds 9023, 9022, 9021, 9020, ...). Read with each island's grid as its game states it (3x3,

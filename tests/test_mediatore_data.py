@@ -82,7 +82,7 @@ def test_a_partly_covered_corner_whose_rank_is_hidden_is_a_none_crop_and_one_who
     assert not left_out(0.98, 1.0, 3) and not left_out(0.3, 0.0, 3)  # shows (a card) / hidden (none)
     assert not left_out(0.65, 0.2, 3)  # version 3: its suit symbol shows, its rank does not: "none"
     assert left_out(0.65, 0.9, 3)  # its rank shows, most of it: neither a sure card nor none
-    assert left_out(0.65, 0.2, 2)  # version 2 (the shipped model's sets) leaves all such out
+    assert left_out(0.65, 0.2, 2)  # version 2 (the sets of the model shipped before) left all such out
     # a truth made before the index's own share took the index as covered as much as its box
     assert index_share({"uncovered": {"top_left": 0.7}}, "top_left") == 0.7
     assert (

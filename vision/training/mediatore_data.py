@@ -253,7 +253,8 @@ class LocatedSpec:
     also cut at its true box's size (the reader's second read, at the surely read neighbours' size),
     and every ``full_every``-th photo is rendered at 12 MP, as the photos the reader is measured on
     (a 2000 px render shows a small card's corner box only ~30 px long: softer than a phone's).
-    Version 3: a partly covered corner whose rank index is hidden (INDEX_HIDDEN) is a "none" crop."""
+    Version 3 (the shipped model's since 2026-12-06): a partly covered corner whose rank index is hidden
+    (INDEX_HIDDEN) is a "none" crop."""
 
     seed: int = 3
     n: int = 300
@@ -263,7 +264,7 @@ class LocatedSpec:
     stress_every: int = 4
     full_every: int = 2  # every this many-th photo rendered at FULL_LONG_SIDE (0: none)
     resize_sd: float = 0.05  # the second read's size: the true box's long side, times exp(N(0, sd))
-    version: int = 2  # 3: a partly covered corner whose rank is hidden a "none" crop (not yet shipped)
+    version: int = 3  # 3 (the shipped model's): a partly covered corner whose rank is hidden a "none" crop
 
     def cache_path(self) -> Path:
         return cache_path(self, "mediatore-data", "mediatore-located")

@@ -244,7 +244,12 @@ class _CropSpec:
 
 
 def located_specs(
-    spec: DataSpec, locator_path: Path, seeds: str, n: int, stress_every: int, version: int = 2
+    spec: DataSpec,
+    locator_path: Path,
+    seeds: str,
+    n: int,
+    stress_every: int,
+    version: int = LocatedSpec.version,
 ) -> list[LocatedSpec]:
     """The located crop sets of ``n`` photos of each of ``seeds`` (comma-separated), found by the
     locator at ``locator_path`` (its hash keys the cache), labelled as ``version`` says (LocatedSpec)."""
@@ -336,8 +341,9 @@ def main(argv: list[str] | None = None) -> None:
         "--located-version",
         type=int,
         choices=(2, 3),
-        default=2,
-        help="the located crops' labels (3: a partly covered corner whose rank is hidden is a 'none' crop)",
+        default=LocatedSpec.version,
+        help="the located crops' labels (3, the shipped model's: a partly covered corner whose rank is hidden "
+        "is a 'none' crop; 2: left out, as for the model before)",
     )
     p.add_argument("--locator-from", type=Path, help="continue training the locator from these torch weights")
     p.add_argument("--locator-init", type=Path, help="a shipped locator (.onnx) to train the locator on from")
