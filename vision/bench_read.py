@@ -1,10 +1,12 @@
 """What the readers' speed benches share: simulated held-out 12 MP photos of one game, each timed
 decoding in full with OpenCV and reading from its file bytes, on one core, best of 3 each.
-`vision.mondo.bench_read` and `vision.mediterraneo.bench_read` run it with their readers."""
+`vision.mondo.bench_read`, `vision.mediterraneo.bench_read` and `vision.mediatore.bench_read` run it
+with their readers."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import statistics
 import time
 from collections.abc import Callable
@@ -12,6 +14,7 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
+from vision.photo_io import Photo, PhotoError, decode_photo
 from vision.synth.dataset import make_scene
 
 
@@ -22,6 +25,17 @@ def best_of(fn: Callable[[], object], repeats: int = 3) -> float:
         fn()
         times.append((time.perf_counter() - start) * 1000)
     return min(times)
+
+
+def from_bytes(read: Callable[[Photo], object]) -> Callable[[bytes], None]:
+    """``read`` of the photo decoded from file bytes, as the benches time it; a reader's refusal
+    (PhotoError: "no sea found", "no cards found") costs its time too."""
+
+    def once(data: bytes) -> None:
+        with contextlib.suppress(PhotoError):
+            read(decode_photo(data))
+
+    return once
 
 
 def bench_args(doc: str, seed: int) -> argparse.Namespace:

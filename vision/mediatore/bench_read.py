@@ -11,24 +11,16 @@ ratio: the ratio holds where the machine's own speed varies from day to day.
 
 from __future__ import annotations
 
-import contextlib
-
-from vision.bench_read import bench_args, run_bench
+from vision.bench_read import bench_args, from_bytes, run_bench
 from vision.mediatore.locate import load_locator
 from vision.mediatore.reader import load_corner_model, read_cards
-from vision.photo_io import PhotoError, decode_photo
-
-
-def read_once(data: bytes) -> None:
-    with contextlib.suppress(PhotoError):  # "no cards found" costs its time too
-        read_cards(decode_photo(data))
 
 
 def main() -> None:
     args = bench_args(__doc__, 9230)
     load_locator()  # load once, as a running service would
     load_corner_model()
-    run_bench("mediatore", "Mediatore ", "cards", read_once, args.n, args.seed)
+    run_bench("mediatore", "Mediatore ", "cards", from_bytes(read_cards), args.n, args.seed)
 
 
 if __name__ == "__main__":

@@ -10,22 +10,14 @@ medians and their ratio. The Mondo reader's bench is `vision.mondo.bench_read`.
 
 from __future__ import annotations
 
-import contextlib
-
-from vision.bench_read import bench_args, run_bench
+from vision.bench_read import bench_args, from_bytes, run_bench
 from vision.mediterraneo.reader import load_cell_model, read_sea
-from vision.photo_io import PhotoError, decode_photo
-
-
-def read_once(data: bytes) -> None:
-    with contextlib.suppress(PhotoError):  # "no sea found" costs its time too
-        read_sea(decode_photo(data))
 
 
 def main() -> None:
     args = bench_args(__doc__, 9210)
     load_cell_model()  # load once, as a running service would
-    run_bench("mediterraneo", "Mediterráneo ", "sea", read_once, args.n, args.seed)
+    run_bench("mediterraneo", "Mediterráneo ", "sea", from_bytes(read_sea), args.n, args.seed)
 
 
 if __name__ == "__main__":
