@@ -167,10 +167,10 @@ model-mondo-backs: $(TRAIN_STAMP)
 model-mediatore: $(TRAIN_STAMP)
 	$(BIN)/python -m vision.training.train_mediatore --out-dir $(MODELS) $(TRAIN_ARGS)
 
-# The Mediatore figures of models/README.md: held-out 12 MP photos (seeds 9678 and 9679, never used in
-# training or development; EVAL_MEDIATORE_N photos of seed 9678; earlier figures were of 9650/9651,
-# 9654/9655, 9658/9659, 9662/9663, 9664/9665, 9666/9667, 9668/9669, 9670/9671, 9672/9673, 9674/9675
-# and 9676/9677).
+# The Mediatore figures of models/README.md: held-out 12 MP photos (seeds 9682 and 9683, never used in
+# training or development; EVAL_MEDIATORE_N photos of seed 9682; earlier figures were of 9650/9651,
+# 9654/9655, 9658/9659, 9662/9663, 9664/9665, 9666/9667, 9668/9669, 9670/9671, 9672/9673, 9674/9675,
+# 9676/9677, 9678/9679 and 9680/9681).
 EVAL_MEDIATORE_N ?= 500
 eval-mediatore: $(STAMP)
 	$(BIN)/scorecam synth mediatore --n $(EVAL_MEDIATORE_N) --seed 9682 --out build/fresh-mediatore-9682 --jobs 2
