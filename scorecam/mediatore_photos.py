@@ -117,6 +117,11 @@ def _box(spot: Any, scale: float) -> np.ndarray:
     return (np.array([c - u - v, c - u + v, c + u + v, c + u - v]) * scale).astype(np.int32)
 
 
+def _label_at(spot: Any, scale: float) -> tuple[int, int]:
+    """Where a corner's label goes on the picture (``scale`` picture px per view px): above its box."""
+    return int(spot.x * scale), int((spot.y - spot.long * 0.7) * scale)
+
+
 def annotate_side(image: np.ndarray, image_scale: float, reading: Any, report: dict[str, Any]) -> np.ndarray:
     """The photo with every card's corner outlined and labelled with its reading and points, and a
     panel with the cards' points, the thirds and the floor, and the flags. ``image_scale``: full-size
@@ -152,10 +157,10 @@ def annotate_side(image: np.ndarray, image_scale: float, reading: Any, report: d
         text = f"{INDEX.get(read.card.rank, read.card.rank)} {read.card.suit}" + (
             f" {points}" if read.card.thirds else ""
         )
-        labels.append(((int(spot.x * scale), int((spot.y - spot.long * 0.7) * scale)), text, colour))
+        labels.append((_label_at(spot, scale), text, colour))
     for spot in reading.unsure:  # a corner found but not read: the flag's "look here"
         cv2.polylines(out, [_box(spot, scale)], True, ORANGE, max(2, size // 6), cv2.LINE_AA)
-        labels.append(((int(spot.x * scale), int((spot.y - spot.long * 0.7) * scale)), "?", ORANGE))
+        labels.append((_label_at(spot, scale), "?", ORANGE))
     canvas = Image.fromarray(cv2.cvtColor(out, cv2.COLOR_BGR2RGB))
     draw = ImageDraw.Draw(canvas)
     face = font(size)

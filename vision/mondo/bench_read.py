@@ -9,16 +9,15 @@ tile model, catalog decoding, the reader's checks), and prints both medians and 
 
 from __future__ import annotations
 
-from vision.bench_read import bench_args, run_bench
+from vision.bench_read import bench_args, from_bytes, run_bench
 from vision.mondo.reader import read_photo_island, tile_model
-from vision.photo_io import decode_photo
 
 
 def main() -> None:
     args = bench_args(__doc__, 9200)
     tile_model()  # load once, as a running service would
     # the whole reading, refusals included (a refused photo costs its time too)
-    run_bench("mondo", "", "island", lambda data: read_photo_island(decode_photo(data)), args.n, args.seed)
+    run_bench("mondo", "", "island", from_bytes(read_photo_island), args.n, args.seed)
 
 
 if __name__ == "__main__":
