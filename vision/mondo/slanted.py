@@ -205,8 +205,8 @@ def _best_square(
     if FINE_WHERE[0] <= abs(turns[i]) <= FINE_WHERE[1]:
         within = np.flatnonzero(np.abs(turns) <= LAID)
         j = within[int(np.argmax(whole[within].max(axis=1)))]
-        fine = np.concatenate([_finer(turns[i]), _finer(turns[j])])
-        fine = np.unique(fine[np.abs(fine) <= 45.0])
+        # (a set, not np.unique: that loads numpy.ma, which scoring a photo has no other need of)
+        fine = np.array(sorted({float(t) for t in (*_finer(turns[i]), *_finer(turns[j])) if abs(t) <= 45.0}))
         turns = np.concatenate([turns, fine])
         sides = np.concatenate([sides, _scores(structure, fine)])
         whole = sides.mean(axis=2)
