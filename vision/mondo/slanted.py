@@ -6,8 +6,9 @@ any turn of a crop). What gives it away is its outline: hand-laid tiles lie with
 grid, a loose tile at any angle. So each tile the island could have taken a loose one for is looked
 at in the grid's own frame (its space and some table round it, rectified, so that the grid's lines
 are the picture's axes), and the square of a tile's size whose sides the picture's edges follow best
-is searched over turns and small shifts. A square found turned well past 10 degrees, and clearly
-better than any square near the grid's own turn, is a loose tile.
+is searched over turns and small shifts (a degree apart where it matters). A square found turned
+12 to 20 degrees, past any hand-laid tile, or further and clearly better than any square near the
+grid's own turn, is a loose tile.
 
 Edges are scored as the gradient across each side less the gradient along it: a straight side
 between a tile and the table (or a gap) scores high, a table's texture or a tile's printed details,
