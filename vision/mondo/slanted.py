@@ -136,13 +136,6 @@ def off_grid_share(view: np.ndarray) -> tuple[float, float]:
     return float(band[peak] / max(float(bins.sum()), 1e-6)), float(centres[peak])
 
 
-def square_scores(view: np.ndarray, turns: np.ndarray = TURNS) -> np.ndarray:
-    """(turns, shifts, 4) how well each side of a tile-sized square at each of `turns` (degrees) and
-    each shift (its middle moved by both SHIFTS, row-major) follows the edges of a `rectified_space`
-    view, in units of the view's mean gradient (so a faint photo scores like a sharp one)."""
-    return _scores(_structure(view), turns)
-
-
 def _structure(view: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
     """The view's structure tensor (jxx, jyy, jxy), smoothed a little so that a side a pixel or two
     off a sample point still counts, and its mean gradient."""
@@ -159,7 +152,10 @@ def _structure(view: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, fl
 
 
 def _scores(structure: tuple[np.ndarray, np.ndarray, np.ndarray, float], turns: np.ndarray) -> np.ndarray:
-    """`square_scores` from a view's `_structure`."""
+    """(turns, shifts, 4) how well each side of a tile-sized square at each of `turns` (degrees) and
+    each shift (its middle moved by both SHIFTS, row-major) follows the edges of a `rectified_space`
+    view, given its `_structure`, in units of the view's mean gradient (so a faint photo scores like
+    a sharp one)."""
     *tensor, scale = structure
     points, normals = _squares(tuple(float(t) for t in turns))
     shifts = np.stack(np.meshgrid(SHIFTS, SHIFTS, indexing="ij"), axis=-1).reshape(-1, 2)[:, ::-1]
