@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from scoring.mondo import score_turn, single_island_turn
+from scoring.mondo import Island, score_turn, single_island_turn
 from vision.catalogs import PlacedTile, load_catalog, tile_of
 from vision.mondo import reader
 from vision.mondo.backs import (
@@ -14,10 +14,12 @@ from vision.mondo.backs import (
     back_cells,
     back_evidence,
     back_model,
+    back_terrain_checks,
     back_terrain_of,
     candidate_terrains,
     read_backs,
 )
+from vision.mondo.checks import BACK_TERRAIN, island_score
 from vision.mondo.decode import decode_island
 from vision.mondo.heads import HEADS, tile_labels
 from vision.mondo.reader import catalog_table, finer_view, tile_model
@@ -188,3 +190,53 @@ def test_a_desert_back_under_a_green_cast_is_read_by_its_dunes():
     )
     read = [BACK_TERRAINS[i] for i in probs.argmax(axis=1)]
     assert read == [back_terrain_of(CATALOG, t["component"]) for t in backs] == ["desert"]
+
+
+def _island_with_back(terrain: str, seed: int = 3) -> Island:
+    """A whole 3x3 island of kit fronts with a back of ``terrain`` in the middle."""
+    layout = [
+        p
+        for p in random_layout(CATALOG, np.random.default_rng(seed), 3, "complete")
+        if (p.row, p.col) != (1, 1)
+    ]
+    taken = {p.component for p in layout}
+    back = next(
+        c["id"]
+        for c in CATALOG["components"]
+        if c["id"] not in taken and back_terrain_of(CATALOG, c["id"]) == terrain
+    )
+    return Island(3, tuple(tile_of(p, CATALOG) for p in [*layout, PlacedTile(back, "back", 0, 1, 1)]))
+
+
+def test_a_back_the_back_model_reads_as_another_terrain_is_asked_about_with_that_score():
+    desert, plains = _island_with_back("desert"), _island_with_back("plains")
+    assert island_score(desert)[0] != island_score(plains)[0]  # the middle's terrain counts here
+    probs = np.array([[0.02, 0.08, 0.9]])  # forest, desert, plains
+    (check,) = back_terrain_checks(desert, [(1, 1)], probs)
+    assert check.head == BACK_TERRAIN and (check.row, check.col) == (1, 1)
+    assert check.readings == (("desert", pytest.approx(0.08)), ("plains", pytest.approx(0.9)))
+    assert check.total == island_score(desert)[0]
+    assert check.total_if_second == island_score(plains)[0]
+    assert check.text.startswith(
+        "Row 2, tile 2: is this tile's back (one terrain all over) desert or plains?"
+    )
+    # the back model agreeing, or torn with the terrain read still at least BACK_DOUBT: nothing to ask
+    assert back_terrain_checks(desert, [(1, 1)], np.array([[0.05, 0.9, 0.05]])) == ()
+    assert back_terrain_checks(desert, [(1, 1)], np.array([[0.0, 0.5, 0.5]])) == ()
+    # nor where the other terrain would not change the score (this island: desert and plains alike)
+    desert, plains = _island_with_back("desert", seed=0), _island_with_back("plains", seed=0)
+    assert island_score(desert) == island_score(plains)
+    assert back_terrain_checks(desert, [(1, 1)], probs) == ()
+    assert len(back_terrain_checks(_island_with_back("forest", seed=0), [(1, 1)], probs)) == 1
+
+
+def test_a_plains_back_the_tile_model_is_sure_is_desert_is_asked_about():
+    # fresh stress 9523-00222 (spent): under a colour cast the tile model reads the plains back in row
+    # 3 as desert at 0.99, where the back model was not asked (the tile model sure); the back model
+    # reads plains at 0.99. The score stays wrong, but it is asked about, with the true score
+    scene = make_scene("mondo", 9523, 222, 4000, world=World(stress=True))
+    truth = scene.truth["report"]["players"][0]["total"]
+    result = reader.read_photo_island(decode_photo(scene.jpeg), grid=4)
+    checks = [c for c in result.reading.checks if c.head == BACK_TERRAIN]
+    assert [(c.readings[0][0], c.readings[1][0]) for c in checks] == [("desert", "plains")]
+    assert checks[0].total != truth and checks[0].total_if_second == truth

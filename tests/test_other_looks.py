@@ -12,12 +12,14 @@ import numpy as np
 import pytest
 
 from scoring.mondo import Island, score_turn, single_island_turn
+from vision.catalogs import load_catalog, tile_of
 from vision.errors import PhotoError
 from vision.mondo import reader
 from vision.mondo.locator_maps import darker, load_locator, net_maps
 from vision.mondo.reader import PhotoReading, read_photo_island, read_with_locator
 from vision.photo_io import decode_photo
 from vision.synth.dataset import make_scene
+from vision.synth.scenes import random_layout
 from vision.synth.world import World
 
 
@@ -154,3 +156,62 @@ def test_a_photo_in_a_seas_colours_gets_no_darker_looks(root, monkeypatch):
     monkeypatch.setattr(reader, "looks_like_mediterraneo", lambda image: False)
     read_photo_island(photo)
     assert gammas == [1.0, 1.0, reader.DARKER_GAMMA, reader.DARKER_GAMMA]
+
+
+def test_a_look_kept_with_nothing_to_ask_says_when_another_look_scored_otherwise(some_reading, monkeypatch):
+    # a whole 3x3 island of kit fronts, and the same without the tile whose loss changes its total
+    catalog = load_catalog("mondo")
+    island = Island(
+        3, tuple(tile_of(p, catalog) for p in random_layout(catalog, np.random.default_rng(3), 3, "complete"))
+    )
+    short_island = next(
+        shorter
+        for tile in island.tiles
+        if (shorter := Island(3, tuple(t for t in island.tiles if t is not tile)))
+        and _score(shorter) != _score(island)
+    )
+
+    def result(
+        island: Island, flags: int, refusal: str | None = None, cells_off: float = 0.0
+    ) -> PhotoReading:
+        quad = some_reading.quad + cells_off * (some_reading.quad[1] - some_reading.quad[0]) / 3
+        reading = replace(
+            some_reading, island=island, flags=tuple(f"flag {i}" for i in range(flags)), quad=quad
+        )
+        return PhotoReading(reading, None, PhotoError(refusal, kind="no_board") if refusal else None, ())
+
+    def looks(*results):
+        answers = iter(results)
+        monkeypatch.setattr(reader, "read_with_locator", lambda *args, **kwargs: next(answers))
+        monkeypatch.setattr(reader, "other_looks", lambda image: iter([object()] * (len(results) - 1)))
+        return read_photo_island(np.zeros((10, 10, 3), np.uint8), grid=3)
+
+    # the first look asks (two flags), the second asks nothing: kept, and the flag names both totals
+    kept = looks(result(island, 2), result(short_island, 0))
+    assert kept.reading.island == short_island
+    assert kept.reading.flags == (reader.LOOKS_FLAG.format(other=_score(island), kept=_score(short_island)),)
+    # looks that agree on the total, or a kept look that asks anyway, get no such flag
+    assert looks(result(island, 2), result(island, 0)).reading.flags == ()
+    # nor one that more looks read as it was kept, or a look whose grid lay elsewhere (other cells)
+    assert looks(result(short_island, 2), result(island, 1), result(short_island, 0)).reading.flags == ()
+    assert looks(result(island, 2, cells_off=1.0), result(short_island, 0)).reading.flags == ()
+    assert looks(result(island, 2, cells_off=0.4), result(short_island, 0)).reading.flags != ()
+    assert looks(result(island, 3), result(short_island, 1)).reading.flags == ("flag 0",)
+    # a look that read no island has no total to set against the kept one
+    none = Island(3, island.tiles[:1])
+    assert looks(result(none, 1, refusal="no island found"), result(short_island, 0)).reading.flags == ()
+
+
+def _score(island: Island) -> int:
+    return score_turn(single_island_turn("island", island)).players[0].total
+
+
+def test_a_pushed_tile_that_the_kept_look_read_as_empty_is_asked_about():
+    # stress 9521-00106 (a spent fresh seed): a tile pushed out of line on a gingham table in the
+    # terrains' hues. The first three looks read it and asked about it (total 17, the truth); the
+    # fourth read its space as empty and asked nothing (14): kept, a wrong score with nothing flagged
+    scene = make_scene("mondo", 9521, 106, 4000, world=World(stress=True))
+    truth = scene.truth["report"]["players"][0]["total"]
+    result = read_photo_island(decode_photo(scene.jpeg), grid=4)
+    if _total(result) != truth:
+        assert result.reading.flags == (reader.LOOKS_FLAG.format(other=truth, kept=_total(result)),)

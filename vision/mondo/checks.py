@@ -18,7 +18,7 @@ from typing import Any
 
 from scoring.errors import BoardFormatError
 from scoring.mondo import Area, Island, Tile, score_turn, single_island_turn
-from scoring.sides import SIDE_WORDS
+from scoring.sides import SIDE_WORDS, SIDES
 from vision.mondo.heads import tile_from_labels, tile_labels
 
 # The head of a check that is about the whole tile: it fits no face of the kit.
@@ -32,6 +32,9 @@ NOT_TABLE = "not_table"
 LOOSE_TILE = "loose_tile"
 # ... or a tile lying turned far off the grid in a space, read as a loose tile and left out (is it the island's?)
 SLANTED_TILE = "slanted_tile"
+# A check about a tile read back side up: which terrain its back shows (all four edges at once; the
+# tile model and the back model do not agree)
+BACK_TERRAIN = "back_terrain"
 # What those checks ask (they have no readings to weigh)
 WHOLE_TILE_QUESTIONS = {
     NO_KIT_TILE: "this tile matches no tile of the kit (read part by part): please look at it",
@@ -164,6 +167,8 @@ def question(head: str, first: str, second: str) -> str:
         return "is there a tile here, or is the space empty?"
     if head == "face":
         return f"is the tile {first} or {second} side up?"
+    if head == BACK_TERRAIN:
+        return f"is this tile's back (one terrain all over) {first} or {second}?"
     if head.startswith("edge_"):
         return f"is the {SIDE_WORDS[head[5:]]} edge {first} or {second}?"
     if head in ("animals", "volcanoes"):
@@ -210,6 +215,9 @@ def tile_with(tile: Tile, head: str, label: str) -> Tile:
         return replace(tile, component=component)
     if head in ("animals", "volcanoes"):
         return replace(tile, **{head: int(label)}, component=None)
+    if head == BACK_TERRAIN:  # a back shows one terrain on every edge, all of them one area
+        labels = {**tile_labels(tile), **{f"edge_{side}": label for side in SIDES}}
+        return replace(tile_from_labels(tile.row, tile.col, labels), component=None)
     labels = {**tile_labels(tile), head: label}
     rebuilt = tile_from_labels(tile.row, tile.col, labels)
     if head.startswith("join_"):
