@@ -52,6 +52,12 @@ MOST_LOSS = 6.0
 # colour cast read desert at 0.99, the back model 0.99 plains; everyday 9026-00133: plains at 0.91
 # against desert at 0.98; both scores wrong, nothing flagged).
 BACK_DOUBT = 0.5
+# ... among the backs whose terrain the tile model gives less than this (the mean of its four edges):
+# the back model's crop often needs a finer decode of the whole photo (a third more time a photo
+# where every back was read: `make bench-read` 111 -> 141-147 ms), and the tile model gives the
+# terrain of 74% of stress backs (development 9517) and 95% of everyday ones (9031) 0.999 or more;
+# 9523-00222's wrong one 0.989.
+ASK_BELOW = 0.999
 
 
 def back_terrain_of(catalog: dict, component_id: str) -> str:
@@ -118,9 +124,15 @@ def back_cells(probs: Mapping[str, np.ndarray], heads: Mapping[str, Sequence[str
     the back model's crop may need a finer decode of the photo, which is paid only where it may help."""
     p_back = probs["face"][:, list(heads["face"]).index("back")]
     p_tile = probs["present"][:, list(heads["present"]).index("tile")]
-    land = [list(heads["edge_N"]).index(terrain) for terrain in BACK_TERRAINS]
-    terrain = sum(probs[f"edge_{side}"][:, land] for side in SIDES) / len(SIDES)
+    terrain = land_terrains(probs, heads)
     return np.flatnonzero((p_back >= LOOKS_BACK) & (p_tile >= 0.5) & (terrain.max(axis=1) < SURE_TERRAIN))
+
+
+def land_terrains(probs: Mapping[str, np.ndarray], heads: Mapping[str, Sequence[str]]) -> np.ndarray:
+    """(n, len(BACK_TERRAINS)) the tile model's probability of each land terrain for each cell's
+    back: the mean of its four edges'."""
+    land = [list(heads["edge_N"]).index(terrain) for terrain in BACK_TERRAINS]
+    return sum(probs[f"edge_{side}"][:, land] for side in SIDES) / len(SIDES)
 
 
 def back_terrain_checks(
@@ -147,18 +159,31 @@ def back_terrain_checks(
     )
 
 
-def with_back_terrain_checks(image: np.ndarray, reading: IslandReading, finer: Finer | None) -> IslandReading:
-    """The reading with `back_terrain_checks` on its tiles read back side up, each read by the back
-    model whatever the tile model's sureness (the reading as it was without the model or such tiles)."""
+def with_back_terrain_checks(
+    image: np.ndarray,
+    reading: IslandReading,
+    probs: Mapping[str, np.ndarray],
+    heads: Mapping[str, Sequence[str]],
+    finer: Finer | None,
+) -> IslandReading:
+    """The reading with `back_terrain_checks` on its tiles read back side up whose terrain the tile
+    model (``probs``, the reading's cells in reading order) gives less than ASK_BELOW, each read by
+    the back model (the reading as it was without the model or such tiles)."""
     model = back_model()
     island = reading.island
-    cells = [tile.cell for tile in island.tiles if back_side_up(tile)]
+    terrains = land_terrains(probs, heads)
+    cells = [
+        tile.cell
+        for tile in island.tiles
+        if back_side_up(tile)
+        and terrains[tile.row * reading.grid + tile.col, BACK_TERRAINS.index(tile.edge("N"))] < ASK_BELOW
+    ]
     if model is None or not cells:
         return reading
     rows = [row * reading.grid + col for row, col in cells]
-    terrains = read_backs(model, image, np.asarray(reading.cell_quads)[rows], finer)
+    read = read_backs(model, image, np.asarray(reading.cell_quads)[rows], finer)
     asked = {(c.row, c.col) for c in reading.checks if c.head == BACK_TERRAIN}
-    checks = tuple(c for c in back_terrain_checks(island, cells, terrains) if (c.row, c.col) not in asked)
+    checks = tuple(c for c in back_terrain_checks(island, cells, read) if (c.row, c.col) not in asked)
     if not checks:
         return reading
     return replace(

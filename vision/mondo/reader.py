@@ -603,7 +603,7 @@ def read_with_locator(
         table = catalog_table(model, catalog)
         reading = without_slanted_tiles(image, reading, crop, table, model.run, finer)
         reading = with_empty_space_checks(image, reading, crop, table, model.run)
-        reading = with_back_terrain_checks(image, reading, finer)
+        reading = with_back_terrain_checks(image, reading, probs, model.heads, finer)
     flags = reading.flags
     # more empty cells than players leave, or the locator's doubt where the tile model does not
     # vouch for every tile it read
