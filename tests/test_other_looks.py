@@ -1,4 +1,4 @@
-"""The reader's other looks (`vision.mondo.reader.read_photo_island`): where a reading asks for a
+"""The reader's other looks (`vision.mondo.looks`, asked by `vision.mondo.reader.read_photo_island`): where a reading asks for a
 check, the second locator net, then each net looking at the photo darkened, are asked in turn, and a
 look's reading is kept only where it has fewer doubts. The photos are drawn again by the simulator:
 stress photos of the development seed 9613, on which the first net alone reads a wrong score
@@ -14,6 +14,7 @@ import pytest
 from scoring.mondo import Island, score_turn, single_island_turn
 from vision.catalogs import load_catalog, tile_of
 from vision.errors import PhotoError
+from vision.mondo import looks as mondo_looks
 from vision.mondo import reader
 from vision.mondo.locator_maps import darker, load_locator, net_maps
 from vision.mondo.reader import PhotoReading, read_photo_island, read_with_locator
@@ -44,7 +45,7 @@ def _stress_photo(index: int):
 def test_the_second_net_reads_what_the_first_misses(index, what_the_first_net_does):
     photo, truth = _stress_photo(index)
     first = read_with_locator(photo, grid=3)
-    assert reader._asks_to_look(first)
+    assert mondo_looks.asks_to_look(first)
     assert _total(first) != truth, what_the_first_net_does
     both = read_photo_island(photo, grid=3)
     assert _total(both) == truth
@@ -53,22 +54,22 @@ def test_the_second_net_reads_what_the_first_misses(index, what_the_first_net_do
 def test_without_the_second_net_only_the_first_nets_darker_look_is_asked(monkeypatch):
     photo, _ = _stress_photo(188)
     first = read_with_locator(photo, grid=3)
-    monkeypatch.setattr(reader, "SECOND_LOCATOR", "no-such-locator.onnx")
-    assert reader.second_locator() is None
-    (look,) = reader.other_looks(photo.image)
-    assert look.gamma == reader.DARKER_GAMMA and look.session is load_locator().session
+    monkeypatch.setattr(mondo_looks, "SECOND_LOCATOR", "no-such-locator.onnx")
+    assert mondo_looks.second_locator() is None
+    (look,) = mondo_looks.other_looks(photo.image)
+    assert look.gamma == mondo_looks.DARKER_GAMMA and look.session is load_locator().session
     darker = read_with_locator(photo, grid=3, locator=look)
-    expected = darker if reader._fewer_doubts(darker, first) else first
+    expected = darker if mondo_looks.fewer_doubts(darker, first) else first
     alone = read_photo_island(photo, grid=3)
     assert _total(alone) == _total(expected)
     assert alone.reading.flags == expected.reading.flags
 
 
 def test_the_looks_are_asked_in_turn_the_darker_ones_last():
-    second = reader.second_locator()
-    looks = list(reader.other_looks(np.full((300, 400, 3), 128, np.uint8)))  # a grey photo
+    second = mondo_looks.second_locator()
+    looks = list(mondo_looks.other_looks(np.full((300, 400, 3), 128, np.uint8)))  # a grey photo
     assert [look.session for look in looks] == [second.session, load_locator().session, second.session]
-    assert [look.gamma for look in looks] == [1.0, reader.DARKER_GAMMA, reader.DARKER_GAMMA]
+    assert [look.gamma for look in looks] == [1.0, mondo_looks.DARKER_GAMMA, mondo_looks.DARKER_GAMMA]
 
 
 @pytest.fixture(scope="module")
@@ -89,23 +90,23 @@ def test_the_reading_with_fewer_doubts_is_kept(some_reading):
     def result(*args, **kwargs):
         return _result(some_reading, *args, **kwargs)
 
-    assert reader._fewer_doubts(result(1), result(3))
-    assert not reader._fewer_doubts(result(3), result(3))  # a tie keeps the first net's
-    assert not reader._fewer_doubts(result(0, refusal="no island found"), result(2))
+    assert mondo_looks.fewer_doubts(result(1), result(3))
+    assert not mondo_looks.fewer_doubts(result(3), result(3))  # a tie keeps the first net's
+    assert not mondo_looks.fewer_doubts(result(0, refusal="no island found"), result(2))
     # an island where the first found none; but two islands, or one cut by the edge, stand
-    assert reader._fewer_doubts(result(2), result(0, refusal="no island found", tiles=1))
-    assert not reader._fewer_doubts(result(0), result(0, refusal="2 islands in one photo"))
+    assert mondo_looks.fewer_doubts(result(2), result(0, refusal="no island found", tiles=1))
+    assert not mondo_looks.fewer_doubts(result(0), result(0, refusal="2 islands in one photo"))
 
 
 def test_the_time_of_both_looks_is_reported(some_reading):
     first = replace(some_reading, timing_ms={"locate": 10.0, "crop": 1.0, "model": 2.0, "catalog": 3.0})
     second = replace(some_reading, timing_ms={"locate": 20.0, "crop": 4.0, "model": 5.0, "catalog": 6.0})
-    kept = reader.with_time_of(PhotoReading(second, None, None, ()), PhotoReading(first, None, None, ()))
+    kept = mondo_looks.with_time_of(PhotoReading(second, None, None, ()), PhotoReading(first, None, None, ()))
     assert kept.reading.timing_ms == {"locate": 30.0, "crop": 5.0, "model": 7.0, "catalog": 9.0}
     assert kept.reading.island == second.island
     no_island = PhotoReading(None, None, PhotoError("no island found in the photo", kind="no_board"), ())
     assert (
-        reader.with_time_of(PhotoReading(second, None, None, ()), no_island).reading.timing_ms
+        mondo_looks.with_time_of(PhotoReading(second, None, None, ()), no_island).reading.timing_ms
         == second.timing_ms
     )
 
@@ -120,7 +121,7 @@ def test_a_washed_out_island_is_found_again_on_the_photo_darkened(monkeypatch):
     result = reader.read_photo_island(photo, grid=3)
     assert result.reading.flags == ()
     assert score_turn(single_island_turn("island", result.reading.island)).players[0].total == truth
-    monkeypatch.setattr(reader, "DARKER_GAMMA", 1.0)  # the darker looks see the photo as shot
+    monkeypatch.setattr(mondo_looks, "DARKER_GAMMA", 1.0)  # the darker looks see the photo as shot
     result = reader.read_photo_island(photo, grid=3)
     assert result.reading.flags
     assert score_turn(single_island_turn("island", result.reading.island)).players[0].total != truth
@@ -153,9 +154,9 @@ def test_a_photo_in_a_seas_colours_gets_no_darker_looks(root, monkeypatch):
     read_photo_island(photo)
     assert gammas == [1.0, 1.0]  # the first net, then the second
     gammas.clear()
-    monkeypatch.setattr(reader, "looks_like_mediterraneo", lambda image: False)
+    monkeypatch.setattr(mondo_looks, "looks_like_mediterraneo", lambda image: False)
     read_photo_island(photo)
-    assert gammas == [1.0, 1.0, reader.DARKER_GAMMA, reader.DARKER_GAMMA]
+    assert gammas == [1.0, 1.0, mondo_looks.DARKER_GAMMA, mondo_looks.DARKER_GAMMA]
 
 
 def test_a_look_kept_with_nothing_to_ask_says_when_another_look_scored_otherwise(some_reading, monkeypatch):
@@ -189,7 +190,9 @@ def test_a_look_kept_with_nothing_to_ask_says_when_another_look_scored_otherwise
     # the first look asks (two flags), the second asks nothing: kept, and the flag names both totals
     kept = looks(result(island, 2), result(short_island, 0))
     assert kept.reading.island == short_island
-    assert kept.reading.flags == (reader.LOOKS_FLAG.format(other=_score(island), kept=_score(short_island)),)
+    assert kept.reading.flags == (
+        mondo_looks.LOOKS_FLAG.format(other=_score(island), kept=_score(short_island)),
+    )
     # looks that agree on the total, or a kept look that asks anyway, get no such flag
     assert looks(result(island, 2), result(island, 0)).reading.flags == ()
     # nor one that more looks read as it was kept, or a look whose grid lay elsewhere (other cells)
@@ -214,4 +217,4 @@ def test_a_pushed_tile_that_the_kept_look_read_as_empty_is_asked_about():
     truth = scene.truth["report"]["players"][0]["total"]
     result = read_photo_island(decode_photo(scene.jpeg), grid=4)
     if _total(result) != truth:
-        assert result.reading.flags == (reader.LOOKS_FLAG.format(other=truth, kept=_total(result)),)
+        assert result.reading.flags == (mondo_looks.LOOKS_FLAG.format(other=truth, kept=_total(result)),)

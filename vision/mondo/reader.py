@@ -9,20 +9,19 @@ from __future__ import annotations
 
 import functools
 import time
-from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
-from scoring.mondo import Island, score_turn, single_island_turn
+from scoring.mondo import Island
 from scoring.mondo.score import analyse_island
 from vision.catalogs import load_catalog
 from vision.errors import PhotoError
 from vision.geometry import crop_quads, grid_cell_quads
 from vision.mondo.backs import back_cells, back_evidence, back_model, read_backs, with_back_terrain_checks
-from vision.mondo.checks import Check, settle
+from vision.mondo.checks import Check, island_score, settle
 from vision.mondo.crops import Finer, crop_source
 from vision.mondo.decode import CandidateTable, CellReading, candidate_table, decode_island
 from vision.mondo.empty_spaces import back_side_up
@@ -40,28 +39,14 @@ from vision.mondo.grid_places import (
 from vision.mondo.heads import turn_crops, turned_head
 from vision.mondo.lattice import GRIDS
 from vision.mondo.locate import FoundIsland, locate_islands, outline_islands
-from vision.mondo.locator_maps import LocatorModel, darker, load_locator
+from vision.mondo.locator_maps import LocatorModel, load_locator
+from vision.mondo.looks import MIN_TILES, kept_reading, other_looks
 from vision.mondo.recentre import kit_fit, recentre_cells
 from vision.mondo.space_checks import with_empty_space_checks, without_slanted_tiles
 from vision.onnx_model import OnnxModel, load_model, models_dir
 from vision.photo_io import Photo
-from vision.sea_hint import looks_like_mediterraneo
 
 TILE_MODEL = "mondo-tiles.onnx"
-# A second locator net (the first trained on further on other photos), asked only where the first's
-# reading asks for a check: each net finds islands the other misses, and where both find one the
-# reading with fewer doubts wins.
-SECOND_LOCATOR = "mondo-locator-second.onnx"
-# Where both nets' readings still ask for a check, each looks again at the photo with its tones raised
-# to this power: an island washed out (overexposed, glare, a colour cast towards the table's hue)
-# stands out from the table again. Development seeds, grid given / not: everyday 9031 (600) 99.2 ->
-# 99.7% / 98.7 -> 98.8% exact; stress 9517 (500) 96.8 -> 97.0% / 96.8 -> 96.8%, right but flagged
-# 19.4 -> 15.8% / 19.0 -> 15.4%, wrong and unflagged 0.0 -> 0.2% given (00222: the total right, 0, its
-# parts not) / 0.0 -> 0.0%.
-DARKER_GAMMA = 2.0
-# A grid in which the tile model sees fewer tiles than this is something else that looks like a
-# lattice (a sea of cards, a tiled floor): players leave at most a few spaces empty.
-MIN_TILES = 3
 # A cell whose first crop gave a tile less than this, read as a tile once its crop moved, is asked
 # about: a loose tile lying against the island looks like a tile pushed out of line.
 MOVED_TILE_SURE = 0.9
@@ -109,18 +94,6 @@ SIZE_FLAG = (
 EMPTY_ROW_FLAG = (
     "A whole row or column at the island's edge is empty, and the photo does not show on which side: "
     "check where the empty spaces are"
-)
-# A reading kept from a later look (it asks nothing) whose total other looks read otherwise at
-# least as often, their grids in the same place (every corner within SAME_PLACE cells): the look
-# with fewer doubts is not always the right one (stress 9521-00106: the first three looks read a
-# tile pushed out of line and asked about it, total 17; the fourth read its space as empty and asked
-# nothing, 14). A look whose grid lay elsewhere (off the island: 9613-00188, 0.76 cells) read other
-# cells, not these otherwise; one look of three that read otherwise is outvoted (everyday 9031-00506:
-# 14, 9, 14, the kept 14 right). Formatted with the totals.
-SAME_PLACE = 0.5
-LOOKS_FLAG = (
-    "Looked at again, the photo read differently (a total of {other} against {kept}): check that every "
-    "tile of the island was read"
 )
 
 
@@ -322,14 +295,10 @@ def read_best_place(
     reading, probs = readings[best]
     timing = {k: sum(r.timing_ms[k] for r, _ in readings) for k in reading.timing_ms}
     flags = reading.flags
-    rank, total = place_rank(reading.island), _total(reading.island)
-    if any(place_rank(r.island) == rank and _total(r.island) != total for r, _ in readings):
+    rank, total = place_rank(reading.island), island_score(reading.island)[0]
+    if any(place_rank(r.island) == rank and island_score(r.island)[0] != total for r, _ in readings):
         flags = (EMPTY_ROW_FLAG, *flags)
     return replace(reading, timing_ms=timing, flags=flags), probs
-
-
-def _total(island: Island) -> int:
-    return score_turn(single_island_turn("island", island)).players[0].total
 
 
 def finer_view(photo: Photo) -> Finer:
@@ -372,12 +341,6 @@ def grid_rank(reading: IslandReading) -> tuple[bool, int, int]:
     return empty <= MOST_EMPTY, good_tiles(reading), -len(reading.flags)
 
 
-def second_locator() -> LocatorModel | None:
-    """The second locator net (`SECOND_LOCATOR`), or None where the models folder has none."""
-    path = models_dir() / SECOND_LOCATOR
-    return load_locator(str(path)) if path.exists() else None
-
-
 def read_photo_island(
     source: np.ndarray | Photo,
     *,
@@ -390,94 +353,12 @@ def read_photo_island(
     from a finer decode of the file). The tile model checks what the locator found: another
     "island" whose cells hold no kit tiles is a pattern, not an island; a doubtful grid is read in
     the other size too, and the size whose crops hold whole tiles wins. A reading that asks for a
-    check, or finds no island, is made again with the second locator net (`second_locator`), and
-    the one with fewer doubts is kept: the two nets miss different islands. One that still asks is
-    made again by each net looking at the photo darkened (`DARKER_GAMMA`), the same way, unless the
-    photo shows a Mediterráneo sea's colours. A reading kept from a later look with nothing to ask
-    says so (LOOKS_FLAG) where other looks at the same grid read another total as often."""
+    check, or finds no island, is made again by the locator's other looks (`vision.mondo.looks`:
+    the second net, then both looking at the photo darkened), and the one with fewer doubts kept."""
     read = functools.partial(
         read_with_locator, source, grid=grid, catalog=catalog, use_catalog=use_catalog, model=model
     )
-    kept = read()
-    looks = other_looks(source.image if isinstance(source, Photo) else source)
-    seen = [kept]
-    # the next look is drawn only while the kept reading asks for one
-    while _asks_to_look(kept) and (locator := next(looks, None)) is not None:
-        other = read(locator=locator)
-        seen.append(other)
-        kept = with_time_of(other, kept) if _fewer_doubts(other, kept) else with_time_of(kept, other)
-    own = _scored_total(kept)
-    if own is None or kept.reading is None or kept.reading.flags:
-        return kept
-    # the totals the looks whose grid lies where the kept one does read (the kept look among them)
-    votes = Counter(
-        total
-        for look in seen
-        if (total := _scored_total(look)) is not None and _same_place(look.reading, kept.reading)
-    )
-    others = sorted(total for total, n in votes.items() if total != own and n >= votes[own])
-    if others:
-        flag = LOOKS_FLAG.format(other=" or ".join(map(str, others)), kept=own)
-        kept = replace(kept, reading=replace(kept.reading, flags=(flag,)))
-    return kept
-
-
-def _scored_total(result: PhotoReading) -> int | None:
-    """The island's total as a look read it; None where it read none, or refused the photo."""
-    if result.reading is None or result.refusal is not None or len(result.reading.island.tiles) < MIN_TILES:
-        return None
-    return _total(result.reading.island)
-
-
-def _same_place(a: IslandReading, b: IslandReading) -> bool:
-    """Whether two readings' grids are one: the same size, every corner within SAME_PLACE cells."""
-    if a.grid != b.grid:
-        return False
-    cell = float(np.linalg.norm(b.quad[1] - b.quad[0])) / b.grid
-    return float(np.linalg.norm(np.asarray(a.quad) - np.asarray(b.quad), axis=1).max()) <= SAME_PLACE * cell
-
-
-def other_looks(image: np.ndarray) -> Iterator[LocatorModel]:
-    """The looks asked in turn where a reading of `image` asks for a check: the second net, then the
-    first and the second looking at the photo darkened (a models folder without the second has two
-    fewer). Asked lazily: the photo's colours are looked at only where the darker looks are wanted."""
-    first, second = load_locator(), second_locator()
-    yield from ([second] if second else [])
-    if looks_like_mediterraneo(image):
-        # no darker looks on a photo in a Mediterráneo sea's colours: there they read the sea's
-        # cards as tiles, at seconds a look, before the photo is found to be a sea
-        return
-    yield darker(first, DARKER_GAMMA)
-    yield from ([darker(second, DARKER_GAMMA)] if second else [])
-
-
-def with_time_of(result: PhotoReading, other: PhotoReading) -> PhotoReading:
-    """`result` with the time `other`'s reading took added to its own, part by part: the report's
-    timing is what reading the photo cost, both looks."""
-    if result.reading is None or other.reading is None:
-        return result
-    spent = other.reading.timing_ms
-    timing = {part: ms + spent.get(part, 0.0) for part, ms in result.reading.timing_ms.items()}
-    return replace(result, reading=replace(result.reading, timing_ms=timing))
-
-
-def _asks_to_look(result: PhotoReading) -> bool:
-    return result.reading is None or result.refusal is not None or bool(result.reading.flags)
-
-
-def _no_island(result: PhotoReading) -> bool:
-    return result.reading is None or len(result.reading.island.tiles) < MIN_TILES
-
-
-def _fewer_doubts(second: PhotoReading, first: PhotoReading) -> bool:
-    """Whether another look's reading (`second`) is the better: a scored island where the first
-    found none, or fewer flags. The first's other refusals stand (two islands in the photo, one cut
-    by the edge: a net that sees one island there is not the wiser)."""
-    if second.reading is None or second.refusal is not None:
-        return False
-    if first.reading is None or first.refusal is not None:
-        return _no_island(first)
-    return len(second.reading.flags) < len(first.reading.flags)
+    return kept_reading(read, other_looks(source.image if isinstance(source, Photo) else source))
 
 
 def read_with_locator(

@@ -35,7 +35,7 @@ INNER_SHIFTS: tuple[tuple[float, float], ...] = tuple(
 SHIFTS = INNER_SHIFTS + tuple((0.45 * dx, 0.45 * dy) for dx, dy in _EIGHT)
 # The outer ring only on a grid whose own crops already show this many whole kit tiles: moving a
 # crop that far refines an island seen, and on a grid laid over something else (a damaged photo's
-# grey, a sea of cards) it finds "tiles" in anything (the reader's MIN_TILES).
+# grey, a sea of cards) it finds "tiles" in anything (`vision.mondo.looks.MIN_TILES`).
 OUTER_RING_AFTER = 3
 # A shifted crop replaces the first one only when it fits a kit face by this much more (nats), and
 # then fits it well: a whole tile, not a better half.
