@@ -1,5 +1,6 @@
 """The reader's other looks (`vision.mondo.looks`, asked by `vision.mondo.reader.read_photo_island`): where a reading asks for a
-check, the second locator net, then each net looking at the photo darkened, are asked in turn, and a
+check, the second locator net, then each net looking at the photo darkened, brightened and colour
+balanced, are asked in turn, and a
 look's reading is kept only where it has fewer doubts. The photos are drawn again by the simulator:
 stress photos of the development seed 9613, on which the first net alone reads a wrong score
 (flagged) and the two together read the truth's, and one of the everyday development seed 9031."""
@@ -14,9 +15,10 @@ import pytest
 from scoring.mondo import Island, score_turn, single_island_turn
 from vision.catalogs import load_catalog, tile_of
 from vision.errors import PhotoError
+from vision.locator_net import grey_world, stretched
 from vision.mondo import looks as mondo_looks
 from vision.mondo import reader
-from vision.mondo.locator_maps import darker, load_locator, net_maps
+from vision.mondo.locator_maps import darker, load_locator, net_maps, rebalanced
 from vision.mondo.reader import PhotoReading, read_photo_island, read_with_locator
 from vision.photo_io import decode_photo
 from vision.synth.dataset import make_scene
@@ -56,6 +58,15 @@ def test_without_the_second_net_only_the_first_nets_darker_look_is_asked(monkeyp
     first = read_with_locator(photo, grid=3)
     monkeypatch.setattr(mondo_looks, "SECOND_LOCATOR", "no-such-locator.onnx")
     assert mondo_looks.second_locator() is None
+    looks = list(mondo_looks.other_looks(photo.image))
+    assert all(look.session is load_locator().session for look in looks)
+    assert [(look.gamma, look.balance) for look in looks] == [
+        (mondo_looks.DARKER_GAMMA, ""),
+        (mondo_looks.BRIGHTER_GAMMA, ""),
+        (1.0, "grey world"),
+        (1.0, "stretched"),
+    ]
+    monkeypatch.setattr(mondo_looks, "FURTHER_LOOKS", ())
     (look,) = mondo_looks.other_looks(photo.image)
     assert look.gamma == mondo_looks.DARKER_GAMMA and look.session is load_locator().session
     darker = read_with_locator(photo, grid=3, locator=look)
@@ -65,11 +76,20 @@ def test_without_the_second_net_only_the_first_nets_darker_look_is_asked(monkeyp
     assert alone.reading.flags == expected.reading.flags
 
 
-def test_the_looks_are_asked_in_turn_the_darker_ones_last():
-    second = mondo_looks.second_locator()
+def test_the_looks_are_asked_in_turn_the_toned_ones_last():
+    first, second = load_locator().session, mondo_looks.second_locator().session
     looks = list(mondo_looks.other_looks(np.full((300, 400, 3), 128, np.uint8)))  # a grey photo
-    assert [look.session for look in looks] == [second.session, load_locator().session, second.session]
-    assert [look.gamma for look in looks] == [1.0, mondo_looks.DARKER_GAMMA, mondo_looks.DARKER_GAMMA]
+    assert [look.session for look in looks] == [second] + [first, second] * 4
+    assert [(look.gamma, look.balance) for look in looks] == [(1.0, "")] + [
+        tone
+        for tone in [
+            (mondo_looks.DARKER_GAMMA, ""),
+            (mondo_looks.BRIGHTER_GAMMA, ""),
+            (1.0, "grey world"),
+            (1.0, "stretched"),
+        ]
+        for _ in range(2)
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -122,9 +142,26 @@ def test_a_washed_out_island_is_found_again_on_the_photo_darkened(monkeypatch):
     assert result.reading.flags == ()
     assert score_turn(single_island_turn("island", result.reading.island)).players[0].total == truth
     monkeypatch.setattr(mondo_looks, "DARKER_GAMMA", 1.0)  # the darker looks see the photo as shot
+    monkeypatch.setattr(mondo_looks, "FURTHER_LOOKS", ())  # (the brighter one reads it right too)
     result = reader.read_photo_island(photo, grid=3)
     assert result.reading.flags
     assert score_turn(single_island_turn("island", result.reading.island)).players[0].total != truth
+
+
+def test_an_island_in_hard_shadow_is_found_again_on_the_photo_brightened_or_balanced(monkeypatch):
+    # 9521-00102 (a spent fresh stress seed): a 3x3 island in a hard shadow; the first four looks laid
+    # no grid on it that read its 6 points (flagged). A further look (brightened, or its colours
+    # balanced) lays it right, with nothing to check.
+    scene = make_scene("mondo", 9521, 102, 4000, world=World(stress=True))
+    photo, truth = decode_photo(scene.jpeg), scene.truth["report"]["players"][0]["total"]
+    assert scene.truth["conditions"]["light"] == "hard shadow"
+    result = reader.read_photo_island(photo, grid=3)
+    assert _total(result) == truth == 6
+    assert result.reading.flags == ()
+    monkeypatch.setattr(mondo_looks, "FURTHER_LOOKS", ())
+    result = reader.read_photo_island(photo, grid=3)
+    assert _total(result) != truth
+    assert mondo_looks.asks_to_look(result)
 
 
 def test_a_darker_look_feeds_its_net_the_photo_darkened():
@@ -138,25 +175,48 @@ def test_a_darker_look_feeds_its_net_the_photo_darkened():
     np.testing.assert_allclose(dark[0], darkened_by_hand[0], atol=1e-5)
 
 
+def test_a_balanced_look_feeds_its_net_the_photo_balanced():
+    first = load_locator()
+    picture = np.full((64, 96, 3), (200, 120, 60), np.uint8)  # a table in one hue, a tile on it
+    picture[16:48, 24:72] = (90, 170, 150)
+    for balance, by_hand in (("grey world", grey_world(picture)), ("stretched", stretched(picture))):
+        look = rebalanced(first, balance)
+        assert look is rebalanced(first, balance) and look.session is first.session
+        assert not np.array_equal(by_hand, picture)
+        np.testing.assert_allclose(net_maps(look, picture)[0], net_maps(first, by_hand)[0], atol=1e-5)
+    with pytest.raises(ValueError, match="no balance"):
+        rebalanced(first, "sepia")
+
+
+def test_grey_world_and_stretched_by_hand():
+    picture = np.zeros((2, 2, 3), np.uint8)
+    picture[..., 0], picture[..., 1], picture[..., 2] = 40, 80, 120  # blue 40, green 80, red 120
+    assert np.abs(grey_world(picture).astype(int) - 80).max() <= 1
+    ramp = np.stack([np.linspace(50, 150, 101)] * 3, axis=1).astype(np.uint8)[None]  # one row, 101 px
+    out = stretched(ramp)[0, :, 0]
+    assert out[0] == 0 and out[-1] == 255 and abs(int(out[50]) - 128) <= 1
+    assert np.all(np.diff(out.astype(int)) >= 0)
+
+
 def test_a_photo_in_a_seas_colours_gets_no_darker_looks(root, monkeypatch):
     # a Mediterráneo sea, read as Mondo before it is found to be a sea: the darker looks would read
     # its cards as tiles at seconds a look (the whole `scorecam score` of this photo 2.6 -> 7.7 s)
     from vision.photo_io import read_photo
 
     photo = read_photo(root / "samples" / "mediterraneo" / "mediterraneo-s9900-00000.jpg")
-    gammas = []
+    tones = []
 
     def counted(source, *, locator=None, **kwargs):
-        gammas.append(1.0 if locator is None else locator.gamma)
+        tones.append((1.0, "") if locator is None else (locator.gamma, locator.balance))
         return read_with_locator(source, locator=locator, **kwargs)
 
     monkeypatch.setattr(reader, "read_with_locator", counted)
     read_photo_island(photo)
-    assert gammas == [1.0, 1.0]  # the first net, then the second
-    gammas.clear()
+    assert tones == [(1.0, ""), (1.0, "")]  # the first net, then the second
+    tones.clear()
     monkeypatch.setattr(mondo_looks, "looks_like_mediterraneo", lambda image: False)
-    read_photo_island(photo)
-    assert gammas == [1.0, 1.0, mondo_looks.DARKER_GAMMA, mondo_looks.DARKER_GAMMA]
+    read_photo_island(photo)  # every look asks: a sea is no island
+    assert tones[2:4] == [(mondo_looks.DARKER_GAMMA, "")] * 2 and len(tones) == 10
 
 
 def test_a_look_kept_with_nothing_to_ask_says_when_another_look_scored_otherwise(some_reading, monkeypatch):

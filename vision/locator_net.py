@@ -36,6 +36,23 @@ def darkened(image: np.ndarray, gamma: float) -> np.ndarray:
     return cv2.LUT(image, table)
 
 
+def grey_world(image: np.ndarray) -> np.ndarray:
+    """``image`` (uint8 BGR) with each channel scaled to the photo's mean grey: a colour cast, or a
+    table in a terrain's own hue filling most of the frame, no longer tints every component alike."""
+    means = image.reshape(-1, 3).mean(axis=0)
+    gains = means.mean() / np.maximum(means, 1.0)
+    return np.clip(image * gains, 0, 255).astype(np.uint8)
+
+
+def stretched(image: np.ndarray) -> np.ndarray:
+    """``image`` (uint8 BGR) with each channel stretched from its 1st to its 99th percentile: a dim or
+    hazy photo's few tones spread over the whole range (and a cast evened out on the way)."""
+    flat = image.reshape(-1, 3)
+    low, high = np.percentile(flat, 1, axis=0), np.percentile(flat, 99, axis=0)
+    scale = 255.0 / np.maximum(high - low, 1.0)
+    return np.clip((image - low) * scale, 0, 255).astype(np.uint8)
+
+
 def run_locator(model: LocatorModel, picture: np.ndarray) -> np.ndarray:
     """(channels, h, w) maps of a picture at input scale (padded to the net's multiple, cut back)."""
     spec = model.meta["input"]

@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import onnxruntime as ort
 
-from vision.locator_net import darkened, net_input
+from vision.locator_net import darkened, grey_world, net_input, stretched
 from vision.mondo.lattice import apply_h
 from vision.onnx_model import load_session, models_dir
 
@@ -28,8 +28,14 @@ class LocatorModel:
     session: ort.InferenceSession
     meta: dict
     # the net sees every picture with its tones raised to this power (`vision.locator_net.darkened`):
-    # 1, the photo as shot; above 1, the reader's darker look (`darker`)
+    # 1, the photo as shot; above 1, the reader's darker look, below 1 its brighter one (`darker`)
     gamma: float = 1.0
+    # ... and with its colours balanced first: "" as shot, else a key of BALANCES (`rebalanced`)
+    balance: str = ""
+
+
+# The reader's looks at a photo with its colours balanced (`rebalanced`), by name.
+BALANCES = {"grey world": grey_world, "stretched": stretched}
 
 
 @lru_cache(maxsize=2)
@@ -39,11 +45,20 @@ def load_locator(path: str | None = None) -> LocatorModel:
     return LocatorModel(session, meta)
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=8)
 def darker(model: LocatorModel, gamma: float) -> LocatorModel:
     """`model` looking at every picture with its tones raised to `gamma` (one object per model and
-    gamma, so the maps cache keeps its looks apart)."""
+    gamma, so the maps cache keeps its looks apart; a gamma under 1 brightens)."""
     return replace(model, gamma=gamma)
+
+
+@lru_cache(maxsize=8)
+def rebalanced(model: LocatorModel, balance: str) -> LocatorModel:
+    """`model` looking at every picture with its colours balanced by `BALANCES[balance]` (one object
+    per model and balance, as `darker`)."""
+    if balance not in BALANCES:
+        raise ValueError(f"no balance {balance!r}: one of {sorted(BALANCES)}")
+    return replace(model, balance=balance)
 
 
 Affine = tuple[float, float, float, float]  # map px -> picture px: x * ax + bx, y * ay + by
@@ -52,6 +67,8 @@ Affine = tuple[float, float, float, float]  # map px -> picture px: x * ax + bx,
 def net_maps(model: LocatorModel, picture: np.ndarray) -> tuple[np.ndarray, np.ndarray, Affine]:
     """Run the net on a picture already at input scale: (cells, centres) maps and map px -> picture px."""
     spec = model.meta["input"]
+    if model.balance:
+        picture = BALANCES[model.balance](picture)
     if model.gamma != 1.0:
         picture = darkened(picture, model.gamma)
     h, w = picture.shape[:2]
@@ -149,7 +166,9 @@ def cached_photo_maps(
     """`photo_maps`, kept for the last photos: the reader locates a doubtful island again with the
     other grid size, on the same maps (the key samples the pixels, not only the buffer's address)."""
     key = (
-        id(model),
+        id(model.session),  # the net and its look at the photo (a model object may be made again)
+        model.gamma,
+        model.balance,
         image.__array_interface__["data"][0],
         image.shape,
         long_side,
