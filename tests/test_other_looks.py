@@ -15,7 +15,7 @@ import pytest
 from scoring.mondo import Island, score_turn, single_island_turn
 from vision.catalogs import load_catalog, tile_of
 from vision.errors import PhotoError
-from vision.locator_net import grey_world, stretched
+from vision.locator_net import channels_stretched, grey_world
 from vision.mondo import looks as mondo_looks
 from vision.mondo import reader
 from vision.mondo.locator_maps import darker, load_locator, net_maps, rebalanced
@@ -64,7 +64,7 @@ def test_without_the_second_net_only_the_first_nets_darker_look_is_asked(monkeyp
         (mondo_looks.DARKER_GAMMA, ""),
         (mondo_looks.BRIGHTER_GAMMA, ""),
         (1.0, "grey world"),
-        (1.0, "stretched"),
+        (1.0, "channels stretched"),
     ]
     monkeypatch.setattr(mondo_looks, "FURTHER_LOOKS", ())
     (look,) = mondo_looks.other_looks(photo.image)
@@ -86,7 +86,7 @@ def test_the_looks_are_asked_in_turn_the_toned_ones_last():
             (mondo_looks.DARKER_GAMMA, ""),
             (mondo_looks.BRIGHTER_GAMMA, ""),
             (1.0, "grey world"),
-            (1.0, "stretched"),
+            (1.0, "channels stretched"),
         ]
         for _ in range(2)
     ]
@@ -179,7 +179,10 @@ def test_a_balanced_look_feeds_its_net_the_photo_balanced():
     first = load_locator()
     picture = np.full((64, 96, 3), (200, 120, 60), np.uint8)  # a table in one hue, a tile on it
     picture[16:48, 24:72] = (90, 170, 150)
-    for balance, by_hand in (("grey world", grey_world(picture)), ("stretched", stretched(picture))):
+    for balance, by_hand in (
+        ("grey world", grey_world(picture)),
+        ("channels stretched", channels_stretched(picture)),
+    ):
         look = rebalanced(first, balance)
         assert look is rebalanced(first, balance) and look.session is first.session
         assert not np.array_equal(by_hand, picture)
@@ -188,12 +191,12 @@ def test_a_balanced_look_feeds_its_net_the_photo_balanced():
         rebalanced(first, "sepia")
 
 
-def test_grey_world_and_stretched_by_hand():
+def test_grey_world_and_channels_stretched_by_hand():
     picture = np.zeros((2, 2, 3), np.uint8)
     picture[..., 0], picture[..., 1], picture[..., 2] = 40, 80, 120  # blue 40, green 80, red 120
     assert np.abs(grey_world(picture).astype(int) - 80).max() <= 1
     ramp = np.stack([np.linspace(50, 150, 101)] * 3, axis=1).astype(np.uint8)[None]  # one row, 101 px
-    out = stretched(ramp)[0, :, 0]
+    out = channels_stretched(ramp)[0, :, 0]
     assert out[0] == 0 and out[-1] == 255 and abs(int(out[50]) - 128) <= 1
     assert np.all(np.diff(out.astype(int)) >= 0)
 

@@ -44,7 +44,7 @@ def grey_world(image: np.ndarray) -> np.ndarray:
     return np.clip(image * gains, 0, 255).astype(np.uint8)
 
 
-def stretched(image: np.ndarray) -> np.ndarray:
+def channels_stretched(image: np.ndarray) -> np.ndarray:
     """``image`` (uint8 BGR) with each channel stretched from its 1st to its 99th percentile: a dim or
     hazy photo's few tones spread over the whole range (and a cast evened out on the way)."""
     flat = image.reshape(-1, 3)

@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import onnxruntime as ort
 
-from vision.locator_net import darkened, grey_world, net_input, stretched
+from vision.locator_net import channels_stretched, darkened, grey_world, net_input
 from vision.mondo.lattice import apply_h
 from vision.onnx_model import load_session, models_dir
 
@@ -35,7 +35,7 @@ class LocatorModel:
 
 
 # The reader's looks at a photo with its colours balanced (`rebalanced`), by name.
-BALANCES = {"grey world": grey_world, "stretched": stretched}
+BALANCES = {"grey world": grey_world, "channels stretched": channels_stretched}
 
 
 @lru_cache(maxsize=2)
