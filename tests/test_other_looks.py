@@ -53,7 +53,7 @@ def test_the_second_net_reads_what_the_first_misses(index, what_the_first_net_do
     assert _total(both) == truth
 
 
-def test_without_the_second_net_only_the_first_nets_darker_look_is_asked(monkeypatch):
+def test_without_the_second_net_only_the_first_nets_toned_looks_are_asked(monkeypatch):
     photo, _ = _stress_photo(188)
     first = read_with_locator(photo, grid=3)
     monkeypatch.setattr(mondo_looks, "SECOND_LOCATOR", "no-such-locator.onnx")
