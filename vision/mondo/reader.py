@@ -354,7 +354,8 @@ def read_photo_island(
     "island" whose cells hold no kit tiles is a pattern, not an island; a doubtful grid is read in
     the other size too, and the size whose crops hold whole tiles wins. A reading that asks for a
     check, or finds no island, is made again by the locator's other looks (`vision.mondo.looks`:
-    the second net, then both looking at the photo darkened), and the one with fewer doubts kept."""
+    the second net, then both looking at the photo darkened, brightened and colour-balanced), and
+    the one with fewer doubts kept."""
     read = functools.partial(
         read_with_locator, source, grid=grid, catalog=catalog, use_catalog=use_catalog, model=model
     )
