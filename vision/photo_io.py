@@ -367,6 +367,18 @@ def read_photo(path: Path | str, min_long_side: int = 1000) -> Photo:
     return decode_photo(_read_file(Path(path)), min_long_side)
 
 
+def as_photo(image: Photo | np.ndarray | str | Path) -> Photo:
+    """A `Photo` of a decoded one (itself), a BGR array (read as its PNG file would be) or a path."""
+    if isinstance(image, Photo):
+        return image
+    if isinstance(image, np.ndarray):
+        ok, data = cv2.imencode(".png", image)
+        if not ok:
+            raise PhotoError("cannot encode this image")
+        return decode_photo(data.tobytes())
+    return read_photo(image)
+
+
 def _read_file(path: Path) -> bytes:
     """The bytes of a regular file of a photo's size; a PhotoError for anything else (a folder, a
     device or pipe that never ends, a link to itself or to nothing, a file too big to be a photo)."""

@@ -28,7 +28,6 @@ import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from scoring.mediatore import DECK, Card
@@ -37,7 +36,7 @@ from vision.mediatore.crops import PAIR_ANGLE, PAIR_DISTANCE, Spot, crop_corner
 from vision.mediatore.locate import Corner, LocatorModel, locate_corners
 from vision.mediatore.refine import local_long, refine_axes, typical_long
 from vision.onnx_model import OnnxModel, load_model, models_dir
-from vision.photo_io import Photo, decode_photo, read_photo
+from vision.photo_io import Photo, as_photo
 from vision.spots import decoded_crops, half_turn_average, moved, quarter_turn_apart
 
 CORNER_MODEL = "mediatore-corners.onnx"
@@ -324,7 +323,7 @@ def read_cards(
 ) -> tuple[tuple[Card, ...], CardsReading]:
     """The cards whose corner shows in ``image`` and how they were read; a PhotoError when none is found."""
     t0 = time.perf_counter()
-    photo = _as_photo(image)
+    photo = as_photo(image)
     found = locate_corners(photo, locator)
     t1 = time.perf_counter()
     if not found.corners:
@@ -354,17 +353,6 @@ def read_cards(
         unsure=tuple(unsure),
     )
     return tuple(c.card for c in cards), reading
-
-
-def _as_photo(image: Photo | np.ndarray | str | Path) -> Photo:
-    if isinstance(image, Photo):
-        return image
-    if isinstance(image, np.ndarray):
-        ok, data = cv2.imencode(".png", image)
-        if not ok:
-            raise PhotoError("cannot encode this image")
-        return decode_photo(data.tobytes())
-    return read_photo(image)
 
 
 __all__ = ["CardRead", "CardsReading", "Corner", "CornerRead", "read_cards"]

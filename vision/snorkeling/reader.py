@@ -31,14 +31,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
-import cv2
 import numpy as np
 
 from scoring.snorkeling import BEACH, LANTERNFISH_CARD, Card, Diver, RoundBoard, deck
 from vision.errors import PhotoError
 from vision.locator_net import darkened as darkened_tones
 from vision.onnx_model import OnnxModel, load_model, models_dir
-from vision.photo_io import Photo, decode_photo, read_photo
+from vision.photo_io import Photo, as_photo
 from vision.snorkeling.candidates import MIN_APART, NOT_A_MAT, Candidate, candidates, choose, near_the_others
 from vision.snorkeling.card_readings import DECK_CARDS, CardReading, deck_probs, reading_of, words
 from vision.snorkeling.closer_look import AROUND_SCORE, in_the_middle, look_around, look_where_missing
@@ -206,7 +205,7 @@ def read_round(
     if players is not None and not 2 <= players <= 6:
         raise ValueError(f"a round has 2 to 6 divers, not {players}")
     t0 = time.perf_counter()
-    photo = _as_photo(image)
+    photo = as_photo(image)
     found = locate_table(photo, locator)
     t1 = time.perf_counter()
     model = cards or load_card_model()
@@ -649,14 +648,3 @@ def _named_elsewhere(model: OnnxModel, p: np.ndarray, mat: int, allowed: frozens
     if best in allowed or float(q.max()) < NAMED_ELSEWHERE:
         return []
     return [f"Mat {mat}: reads as mat {best} ({float(q.max()):.0%}), which no player named"]
-
-
-def _as_photo(image: Photo | np.ndarray | str | Path) -> Photo:
-    if isinstance(image, Photo):
-        return image
-    if isinstance(image, np.ndarray):
-        ok, data = cv2.imencode(".png", image)
-        if not ok:
-            raise PhotoError("cannot encode this image")
-        return decode_photo(data.tobytes())
-    return read_photo(image)
