@@ -201,9 +201,10 @@ def test_grey_world_and_channels_stretched_by_hand():
     assert np.all(np.diff(out.astype(int)) >= 0)
 
 
-def test_a_photo_in_a_seas_colours_gets_no_darker_looks(root, monkeypatch):
+def test_a_sea_gets_no_toned_looks(root, monkeypatch):
     # a Mediterráneo sea, read as Mondo before it is found to be a sea: the darker looks would read
-    # its cards as tiles at seconds a look (the whole `scorecam score` of this photo 2.6 -> 7.7 s)
+    # its cards as tiles at seconds a look (the whole `scorecam score` of this photo 2.6 -> 7.7 s),
+    # the further looks six looks more
     from vision.photo_io import read_photo
 
     photo = read_photo(root / "samples" / "mediterraneo" / "mediterraneo-s9900-00000.jpg")
@@ -219,7 +220,21 @@ def test_a_photo_in_a_seas_colours_gets_no_darker_looks(root, monkeypatch):
     tones.clear()
     monkeypatch.setattr(mondo_looks, "looks_like_mediterraneo", lambda image: False)
     read_photo_island(photo)  # every look asks: a sea is no island
-    assert tones[2:4] == [(mondo_looks.DARKER_GAMMA, "")] * 2 and len(tones) == 10
+    # the colours missed (faded cards, a cast): the darker looks, then the sea locator finds the sea
+    assert tones[2:] == [(mondo_looks.DARKER_GAMMA, "")] * 2
+    # no sea found either: the further looks are made (each reading as the first did: it asks)
+    asks = read_with_locator(photo)
+    assert asks.refusal is not None or asks.reading.flags
+
+    def as_the_first(source, *, locator=None, **kwargs):
+        tones.append((1.0, "") if locator is None else (locator.gamma, locator.balance))
+        return asks
+
+    tones.clear()
+    monkeypatch.setattr(mondo_looks, "sea_located", lambda photo: False)
+    monkeypatch.setattr(reader, "read_with_locator", as_the_first)
+    read_photo_island(photo)
+    assert len(tones) == 4 + 2 * len(mondo_looks.FURTHER_LOOKS) == 10
 
 
 def test_a_look_kept_with_nothing_to_ask_says_when_another_look_scored_otherwise(some_reading, monkeypatch):

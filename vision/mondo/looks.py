@@ -4,7 +4,7 @@ A reading that asks for a check, or finds no island, is made again with the seco
 (`second_locator`), and the one with fewer doubts is kept: the two nets miss different islands. One
 that still asks is made again by each net looking at the photo darkened (`DARKER_GAMMA`), the same
 way, and then brightened and with its colours balanced (`FURTHER_LOOKS`), unless the photo shows a
-Mediterráneo sea's colours. A reading kept from a later look with nothing to ask says so
+Mediterráneo sea's colours (or, before the further looks, the sea locator finds a sea). A reading kept from a later look with nothing to ask says so
 (`LOOKS_FLAG`) where other looks at the same grid read another total as often.
 `vision.mondo.reader.read_photo_island` reads a photo this way.
 """
@@ -21,7 +21,8 @@ import numpy as np
 from vision.mondo.checks import island_score
 from vision.mondo.locator_maps import LocatorModel, darker, load_locator, rebalanced
 from vision.onnx_model import models_dir
-from vision.sea_hint import looks_like_mediterraneo
+from vision.photo_io import Photo, as_photo
+from vision.sea_hint import looks_like_mediterraneo, sea_located
 
 if TYPE_CHECKING:  # the reader imports this module
     from vision.mondo.reader import IslandReading, PhotoReading
@@ -73,19 +74,25 @@ def second_locator() -> LocatorModel | None:
     return load_locator(str(path)) if path.exists() else None
 
 
-def other_looks(image: np.ndarray) -> Iterator[LocatorModel]:
-    """The looks asked in turn where a reading of `image` asks for a check: the second net, then the
-    first and the second looking at the photo darkened, then at each of the `FURTHER_LOOKS` (a
-    models folder without the second net has half as many after the first). Asked lazily: the
-    photo's colours are looked at only where the darker looks are wanted."""
+def other_looks(source: np.ndarray | Photo) -> Iterator[LocatorModel]:
+    """The looks asked in turn where a reading of `source` (a BGR image or a decoded `Photo`) asks
+    for a check: the second net, then the first and the second looking at the photo darkened, then
+    at each of the `FURTHER_LOOKS` (a models folder without the second net has half as many after
+    the first). Asked lazily: the photo's colours are looked at only where the darker looks are
+    wanted, the sea locator only where the further looks are."""
     first, second = load_locator(), second_locator()
     nets = [first, second] if second else [first]
     yield from nets[1:]
+    image = source.image if isinstance(source, Photo) else source
     if looks_like_mediterraneo(image):
         # no toned looks on a photo in a Mediterráneo sea's colours: there they read the sea's
         # cards as tiles, at seconds a look, before the photo is found to be a sea
         return
     yield from (darker(net, DARKER_GAMMA) for net in nets)
+    if FURTHER_LOOKS and sea_located(as_photo(source)):
+        # a sea whose colours the quick look above missed (faded cards, a colour cast): every look
+        # reads its cards as tiles and asks; the sea locator, one look, says so before six more
+        return
     for gamma, balance in FURTHER_LOOKS:
         for net in nets:
             look = rebalanced(net, balance) if balance else net

@@ -359,7 +359,7 @@ def read_photo_island(
     read = functools.partial(
         read_with_locator, source, grid=grid, catalog=catalog, use_catalog=use_catalog, model=model
     )
-    return kept_reading(read, other_looks(source.image if isinstance(source, Photo) else source))
+    return kept_reading(read, other_looks(source))
 
 
 def read_with_locator(
