@@ -49,6 +49,7 @@ FAMILY_ORDER = (
     "loose tiles touching",
     "placement",
     "back-side tiles",
+    "empty spaces",
 )
 COUNTS = ("none", "1", "2 or more")
 SIZES = ("under 25%", "25-40%", "40-55%", "55% or more")
@@ -65,6 +66,7 @@ BUCKET_ORDER: dict[str, tuple[str, ...]] = {
     "loose tiles touching": COUNTS,
     "placement": ("neat", "messy"),
     "back-side tiles": COUNTS,
+    "empty spaces": ("none", "1", "2", "3 or more"),
 }
 
 

@@ -103,6 +103,11 @@ def test_condition_buckets_come_from_the_measured_truth():
         "back-side tiles": "none",
     }
     assert condition_buckets({}) == {}
+    # a Mondo island's empty spaces, counted from its board
+    for tiles, bucket in ((9, "none"), (8, "1"), (7, "2"), (6, "3 or more"), (5, "3 or more")):
+        board = {"grid": 3, "tiles": [{"row": i // 3, "col": i % 3} for i in range(tiles)]}
+        assert condition_buckets({"game": "mondo", "board": board}) == {"empty spaces": bucket}
+    assert condition_buckets({"game": "mediterraneo", "board": {"grid": 3, "tiles": []}}) == {}
 
 
 def tile(x: float, y: float, angle: float = 0.0) -> Piece:

@@ -211,4 +211,9 @@ def condition_buckets(truth: dict) -> dict[str, str]:
     if "backs" in scene:
         n = scene["backs"]
         out["back-side tiles"] = "none" if n == 0 else "1" if n == 1 else "2 or more"
+    board = truth.get("board") or {}
+    if truth.get("game") == "mondo" and "grid" in board:
+        # an island left unfinished when the timer ran out: fewer tiles to lay the grid by
+        n = board["grid"] ** 2 - len(board.get("tiles", ()))
+        out["empty spaces"] = "none" if n == 0 else "3 or more" if n >= 3 else str(n)
     return out
