@@ -4,8 +4,9 @@ A reading that asks for a check, or finds no island, is made again with the seco
 (`second_locator`), and the one with fewer doubts is kept: the two nets miss different islands. One
 that still asks is made again by each net looking at the photo darkened (`DARKER_GAMMA`), the same
 way, and then brightened and with its colours balanced (`FURTHER_LOOKS`), unless the photo shows a
-Mediterráneo sea's colours (or, before the further looks, the sea locator finds a sea). A reading kept from a later look with nothing to ask says so
-(`LOOKS_FLAG`) where other looks at the same grid read another total as often.
+Mediterráneo sea's colours (or, before the further looks, the sea locator finds a sea). A reading
+kept from a later look with nothing to ask says so (`LOOKS_FLAG`) where other looks at the same grid
+read another total as often.
 `vision.mondo.reader.read_photo_island` reads a photo this way.
 """
 
