@@ -47,15 +47,16 @@ def load_locator(path: str | None = None) -> LocatorModel:
 
 @lru_cache(maxsize=8)
 def darker(model: LocatorModel, gamma: float) -> LocatorModel:
-    """`model` looking at every picture with its tones raised to `gamma` (one object per model and
-    gamma, so the maps cache keeps its looks apart; a gamma under 1 brightens)."""
+    """`model` looking at every picture with its tones raised to `gamma` (a gamma under 1
+    brightens); one object per model and gamma. The maps cache keys on the net's session and the
+    look's tone, not on this object."""
     return replace(model, gamma=gamma)
 
 
 @lru_cache(maxsize=8)
 def rebalanced(model: LocatorModel, balance: str) -> LocatorModel:
-    """`model` looking at every picture with its colours balanced by `BALANCES[balance]` (one object
-    per model and balance, as `darker`)."""
+    """`model` looking at every picture with its colours balanced by `BALANCES[balance]`; one object
+    per model and balance, as `darker`."""
     if balance not in BALANCES:
         raise ValueError(f"no balance {balance!r}: one of {sorted(BALANCES)}")
     return replace(model, balance=balance)
