@@ -397,6 +397,35 @@ def test_tiles_in_line_just_outside_the_grid_ask_for_a_check(monkeypatch):
     assert reader.read_photo_island(photo).reading.flags == ()
 
 
+def test_tiles_of_the_island_sure_but_off_centre_in_the_ring_ask_for_a_check(monkeypatch):
+    # 9526-00034 (a fresh stress seed, looked at after it was measured): a whole 4x4 island under a
+    # colour cast on gingham, its size not given, read as its bottom-right 3x3 window with nothing to
+    # check. The ring cells in line with the island are sure tiles (p(tile) 0.96, 0.90) but, cut on
+    # the grid extended rather than on the tiles, fit the kit too badly to count as whole tiles. Sure
+    # tiles count in the final check: the look that read the 3x3 window (the first net on the photo
+    # darkened) now asks for a check, so the further looks are taken, and the last two read the
+    # whole 4x4 island with nothing to check.
+    from scoring.mondo import island_from_json, score_turn, single_island_turn
+    from vision.mondo import reader
+    from vision.photo_io import decode_photo
+    from vision.synth.dataset import make_scene
+    from vision.synth.world import World
+
+    def total(island):
+        return score_turn(single_island_turn("island", island)).players[0].total
+
+    scene = make_scene("mondo", 9526, 34, 4000, world=World(stress=True))
+    truth = island_from_json(scene.truth["board"])
+    assert truth.grid == 4
+    photo = decode_photo(scene.jpeg)
+    kept = reader.read_photo_island(photo).reading
+    assert kept.grid == 4 and kept.flags == ()
+    assert total(kept.island) == total(truth) == scene.truth["report"]["players"][0]["total"]
+    monkeypatch.setattr(reader, "RING_SURE_TILE", None)
+    unchecked = reader.read_photo_island(photo).reading
+    assert unchecked.grid == 3 and unchecked.flags == ()
+
+
 def test_an_island_read_mostly_back_side_up_asks_for_a_check(monkeypatch):
     # 9023-00116 (a measured everyday seed, looked at after): a large island on a flowered table in
     # dim light; the second locator laid a small 3x3 lattice inside one desert tile and the reader
