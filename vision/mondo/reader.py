@@ -502,7 +502,11 @@ def read_with_locator(
         flags = (SIZE_FLAG, *flags)
     if refusal is None and 2 * backs_of(reading.island) > len(reading.island.tiles):
         flags = (BACKS_FLAG, *flags)
-    if refusal is None and not flags and ring_tiles(image, found, model, finer, RING_SURE_TILE) > RING_CHECK_TILES:
+    if (
+        refusal is None
+        and not flags
+        and ring_tiles(image, found, model, finer, RING_SURE_TILE) > RING_CHECK_TILES
+    ):
         flags = (RING_FLAG,)
     timing = {"locate": locate_ms, **reading.timing_ms}
     reading = replace(reading, flags=flags, timing_ms=timing)
