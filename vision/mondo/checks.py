@@ -28,6 +28,8 @@ TURNED_TILE = "turned_tile"
 # ... or a space read as empty looks like no part of the table round the island (a tile back side up, or
 # pushed out of its space?)
 NOT_TABLE = "not_table"
+# ... or a crop shifted off a space read as empty shows a tile (one of the island pushed out of line?)
+PUSHED_TILE = "pushed_tile"
 # ... or a tile that breaks the water rule lies beside a space read as empty, or back side up (a loose tile?)
 LOOSE_TILE = "loose_tile"
 # ... or a tile lying turned far off the grid in a space, read as a loose tile and left out (is it the island's?)
@@ -45,6 +47,10 @@ WHOLE_TILE_QUESTIONS = {
     NOT_TABLE: (
         "read as empty, but this space does not look like the table round the island: is a tile here "
         "(back side up, or pushed out of line)? please look"
+    ),
+    PUSHED_TILE: (
+        "read as empty, but a tile lies just past this space, out of line with the grid: is it the "
+        "island's tile pushed out of its space? please look"
     ),
     LOOSE_TILE: (
         "this tile breaks the water rule, and the island keeps it without this tile: is it part of the "

@@ -5,7 +5,8 @@ either way.
 - A tile at the island's edge whose outline lies far off the grid (`vision.mondo.slanted`) is a loose
   tile lying in an empty space: taken out, with a check.
 - A space read as empty that shows a tile lying turned across it (`vision.mondo.turned`), or that
-  looks like no part of the table round the island, and a tile breaking the water rule beside such a
+  looks like no part of the table round the island, or beside which a tile lies pushed out of line
+  (`vision.mondo.pushed`), and a tile breaking the water rule beside such a
   space (`vision.mondo.empty_spaces`), are asked about.
 
 `crop` cuts the tile model's crops of quads in px of the image, `look` reads them once
@@ -25,6 +26,7 @@ from vision.mondo.checks import LOOSE_TILE, NOT_TABLE, SLANTED_TILE, Check, sett
 from vision.mondo.crops import Finer
 from vision.mondo.decode import CandidateTable
 from vision.mondo.empty_spaces import back_side_up, loose_tile_cells, unlike_table_spaces
+from vision.mondo.pushed import pushed_tile_checks
 from vision.mondo.recentre import SLANT_NATS, Cropper, Reader, kit_fit
 from vision.mondo.slanted import slanted_tiles
 from vision.mondo.turned import turned_tile_checks
@@ -111,7 +113,8 @@ def with_empty_space_checks(
 ) -> IslandReading:
     """The reading with a check on each space read as empty that shows a tile lying turned across
     it (`vision.mondo.turned`: a loose tile on the island may hide a tile of it), or that looks like
-    no part of the table round the island, and on each tile that breaks the water rule beside such a
+    no part of the table round the island, or beside which a tile lies pushed out of line
+    (`vision.mondo.pushed`), and on each tile that breaks the water rule beside such a
     space (`vision.mondo.empty_spaces`: a tile back side up or pushed read as empty, a loose tile
     lying in an empty space read as the island's)."""
     asked_already = {(c.row, c.col) for c in reading.checks if c.head == SLANTED_TILE}
@@ -125,9 +128,14 @@ def with_empty_space_checks(
     unlike = [
         space for space in unlike_table_spaces(image, reading.quad, reading.grid, empty) if space not in asked
     ]
+    asked.update(unlike)
+    pushed = pushed_tile_checks(
+        [space for space in empty if space not in asked], reading.quad, reading.grid, table, crop, look
+    )
     checks = (
         *turned,
         *(Check(r, c, NOT_TABLE, ()) for r, c in unlike),
+        *pushed,
         *(Check(r, c, LOOSE_TILE, ()) for r, c in loose_tile_cells(reading.island, empty)),
     )
     if not checks:

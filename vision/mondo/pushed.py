@@ -1,0 +1,66 @@
+"""A tile pushed out of its space, read as empty: ask, do not guess.
+
+A tile knocked a third of a cell or more out of line (a sleeve, a hand reaching over the island)
+shows only part of itself in its space's crop, and the tile model, which learnt that a space holds
+a whole tile or none, reads that crop as empty: the island loses a tile and nobody is told (stress
+9527-00045 and 00308, 9521-00106, 9523-00459: on busy tables, where the space does not look unlike
+the table either). So each space read as empty is looked at again in crops shifted PUSH of a cell
+towards each side where no tile of the island lies (past the grid's edge, or into another empty
+space), where a pushed tile would lie; where one of them shows a tile, the player is asked.
+
+A space that is really empty shows the table in those crops, or the edge of a neighbour's tile at
+most: on the unflagged readings of the stress set 9526 with a space read as empty (57 islands),
+no shifted crop read p(tile) above 0.2; the pushed tiles above, 0.98-0.999.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.mondo.checks import PUSHED_TILE, Check
+from vision.mondo.decode import PRESENT, CandidateTable
+from vision.mondo.recentre import Cropper, Reader
+
+# How far (cells) the crops are shifted out of the space: a tile pushed a third of a cell or more is
+# read as empty, and a crop shifted this far holds most of it whether it went a third or half a cell.
+PUSH = 0.35
+# The tile model's p(tile) in a shifted crop from which a pushed tile is asked about.
+SURE_TILE = 0.9
+SIDES = ((-1, 0), (1, 0), (0, -1), (0, 1))  # (rows, cols): up, down, left, right
+
+
+def open_sides(space: tuple[int, int], empty: set[tuple[int, int]], grid: int) -> list[tuple[int, int]]:
+    """The sides of a space a pushed tile can lie towards: past the grid's edge or into another
+    space read as empty (not onto a tile of the island)."""
+    r, c = space
+    return [
+        (dr, dc)
+        for dr, dc in SIDES
+        if not (0 <= r + dr < grid and 0 <= c + dc < grid) or (r + dr, c + dc) in empty
+    ]
+
+
+def pushed_tile_checks(
+    empty: list[tuple[int, int]],
+    quad: np.ndarray,
+    grid: int,
+    table: CandidateTable,
+    crop: Cropper,
+    look: Reader,
+) -> tuple[Check, ...]:
+    """A check for each space read as empty (row, col) next to which a crop shifted PUSH of a cell
+    off it, towards an open side, shows a tile. `quad`: the grid's outer corners in image px, in the
+    grid's order; `crop` cuts crops of quads, `look` reads them once."""
+    shifted = [((r, c), (dr, dc)) for r, c in empty for dr, dc in open_sides((r, c), set(empty), grid)]
+    if not shifted:
+        return ()
+    unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
+    cells = np.stack([unit + np.float32([c + dc * PUSH, r + dr * PUSH]) for (r, c), (dr, dc) in shifted])
+    to_image = cv2.getPerspectiveTransform(
+        np.float32([[0, 0], [grid, 0], [grid, grid], [0, grid]]), np.asarray(quad, np.float32)
+    )
+    quads = cv2.perspectiveTransform(cells.reshape(1, -1, 2), to_image).reshape(-1, 4, 2).astype(np.float32)
+    p_tile = look(crop(quads))[PRESENT][:, table.labels[PRESENT].index("tile")]
+    asked = sorted({space for (space, _), p in zip(shifted, p_tile, strict=True) if p >= SURE_TILE})
+    return tuple(Check(r, c, PUSHED_TILE, ()) for r, c in asked)
