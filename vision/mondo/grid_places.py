@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 
 from scoring.mondo import Island
-from vision.geometry import grid_cell_quads
+from vision.geometry import grid_cell_quads, unit_square
 from vision.mondo.locate import FoundIsland
 from vision.mondo.outline import inside_any
 
@@ -28,6 +28,14 @@ def grid_to_image(quad: np.ndarray, g: int) -> np.ndarray:
     return cv2.getPerspectiveTransform(
         np.float32([[0, 0], [g, 0], [g, g], [0, g]]), np.asarray(quad, np.float32)
     )
+
+
+def cells_in_image(quad: np.ndarray, g: int, corners: np.ndarray) -> np.ndarray:
+    """(n, 4, 2) float32 px quads of cell-sized squares of a g x g grid whose top-left corners lie at
+    `corners` ((n, 2) as (col, row), in cells; any place, inside the grid or past it)."""
+    squares = unit_square()[None] + np.asarray(corners, np.float32).reshape(-1, 1, 2)
+    px = cv2.perspectiveTransform(squares.reshape(1, -1, 2), grid_to_image(quad, g))
+    return px.reshape(-1, 4, 2).astype(np.float32)
 
 
 def inside_photo(quad: np.ndarray, shape: tuple[int, ...], ring: float, g: int) -> bool:

@@ -17,11 +17,11 @@ above 0.16; the pushed tiles of 9527-00045 and 00308, 1.00 and 0.97.
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
 from vision.mondo.checks import PUSHED_TILE, Check
 from vision.mondo.decode import PRESENT, CandidateTable
+from vision.mondo.grid_places import cells_in_image
 from vision.mondo.recentre import Cropper, Reader
 
 # How far (cells) the crops are shifted out of the space: about as far as a tile is pushed, so that
@@ -57,12 +57,8 @@ def pushed_tile_checks(
     shifted = [((r, c), (dr, dc)) for r, c in empty for dr, dc in open_sides((r, c), set(empty), grid)]
     if not shifted:
         return ()
-    unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
-    cells = np.stack([unit + np.float32([c + dc * PUSH, r + dr * PUSH]) for (r, c), (dr, dc) in shifted])
-    to_image = cv2.getPerspectiveTransform(
-        np.float32([[0, 0], [grid, 0], [grid, grid], [0, grid]]), np.asarray(quad, np.float32)
-    )
-    quads = cv2.perspectiveTransform(cells.reshape(1, -1, 2), to_image).reshape(-1, 4, 2).astype(np.float32)
+    corners = np.float32([(c + dc * PUSH, r + dr * PUSH) for (r, c), (dr, dc) in shifted])
+    quads = cells_in_image(quad, grid, corners)
     p_tile = look(crop(quads))[PRESENT][:, table.labels[PRESENT].index("tile")]
     asked = sorted({space for (space, _), p in zip(shifted, p_tile, strict=True) if p >= SURE_TILE})
     return tuple(Check(r, c, PUSHED_TILE, ()) for r, c in asked)

@@ -12,7 +12,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-import cv2
 import numpy as np
 
 from scoring.mondo import Island
@@ -28,7 +27,7 @@ from vision.mondo.empty_spaces import back_side_up
 from vision.mondo.foreshortened import foreshortened_islands
 from vision.mondo.grid_places import (
     EDGE_SLACK,
-    grid_to_image,
+    cells_in_image,
     inside_photo,
     joined_tiles,
     other_places,
@@ -594,11 +593,8 @@ def ring_tiles(
     grid a row and a column off inside a larger island) shows a row of them, a loose tile lying
     against the island one."""
     g = found.grid
-    to_image = grid_to_image(found.quad, g)
-    unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
-    ring = [(r, c) for r in range(-1, g + 1) for c in range(-1, g + 1) if not (0 <= r < g and 0 <= c < g)]
-    cells = np.stack([unit + np.float32([c, r]) for r, c in ring])
-    quads = cv2.perspectiveTransform(cells.reshape(1, -1, 2), to_image).reshape(-1, 4, 2).astype(np.float32)
+    ring = [(c, r) for r in range(-1, g + 1) for c in range(-1, g + 1) if not (0 <= r < g and 0 <= c < g)]
+    quads = cells_in_image(found.quad, g, np.float32(ring))
     probs = read_turns(model, cell_cropper(image, quads, model, finer)(quads))
     whole = kit_fit(probs, catalog_table(model)) > GOOD_TILE_LL
     if sure_tile is not None:
