@@ -15,7 +15,15 @@ from scorecam.errors import InputError
 from scorecam.inputs import score_board_file
 from scorecam.photos import PhotoIsland, photo_additions, score_photo_file
 from scoring.mondo import Island
-from vision.mondo.checks import NO_KIT_TILE, SLANTED_TILE, TURNED_TILE, Check, island_score, settle
+from vision.mondo.checks import (
+    NO_KIT_TILE,
+    OFF_GRID_TILE,
+    SLANTED_TILE,
+    TURNED_TILE,
+    Check,
+    island_score,
+    settle,
+)
 from vision.mondo.reader import IslandReading
 
 SAMPLE = "samples/mondo/mondo-s9900-00002.jpg"
@@ -81,6 +89,20 @@ def test_a_slanted_tile_left_out_says_what_the_island_scores_with_it():
     assert doubt.text.startswith(
         "Row 1, tile 1: read as empty: the tile lying here is turned well off the island's grid, so it "
         "was taken for a loose tile; is it part of the island? please look — if part of the island: +"
+    )
+
+
+def test_a_tile_kept_though_it_lies_off_the_grid_says_what_the_island_scores_without_it():
+    island = full_forest_island(3)
+    (doubt,) = settle(island, [Check(0, 0, OFF_GRID_TILE, ())])
+    without = Island(3, island.tiles[1:])
+    assert doubt.total == island_score(island)[0] and doubt.total_if_second == island_score(without)[0]
+    # two facing forest pairs fewer (-4), an empty space (-1)
+    assert doubt.change == island_score(without)[0] - island_score(island)[0] == -5
+    assert doubt.text == (
+        "Row 1, tile 1: this tile lies turned further off the island's grid than a hand-laid tile does: "
+        "is it part of the island, or a loose tile lying in a space the island leaves empty? please look "
+        "— if loose: -5 points"
     )
 
 

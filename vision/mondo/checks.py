@@ -34,6 +34,9 @@ PUSHED_TILE = "pushed_tile"
 LOOSE_TILE = "loose_tile"
 # ... or a tile lying turned far off the grid in a space, read as a loose tile and left out (is it the island's?)
 SLANTED_TILE = "slanted_tile"
+# ... or a tile lying turned off the grid as a loose one does, kept because the tile model reads it as
+# a whole kit tile either way (is it a loose tile?)
+OFF_GRID_TILE = "off_grid_tile"
 # A check about a tile read back side up: which terrain its back shows (all four edges at once; the
 # tile model and the back model do not agree)
 BACK_TERRAIN = "back_terrain"
@@ -59,6 +62,10 @@ WHOLE_TILE_QUESTIONS = {
     SLANTED_TILE: (
         "read as empty: the tile lying here is turned well off the island's grid, so it was taken for a "
         "loose tile; is it part of the island? please look"
+    ),
+    OFF_GRID_TILE: (
+        "this tile lies turned further off the island's grid than a hand-laid tile does: is it part of "
+        "the island, or a loose tile lying in a space the island leaves empty? please look"
     ),
 }
 
@@ -99,7 +106,7 @@ class Check:
     @property
     def outcome(self) -> str:
         """What the runner-up reading would do to the score, or why it cannot be."""
-        if self.head == LOOSE_TILE:
+        if self.head in (LOOSE_TILE, OFF_GRID_TILE):
             second = "loose"
         elif self.head == SLANTED_TILE:
             second = "part of the island"
@@ -272,7 +279,7 @@ def settle(
     total, _ = island_score(island)
     settled = []
     for check in checks:
-        if check.head == LOOSE_TILE:  # the island without that tile
+        if check.head in (LOOSE_TILE, OFF_GRID_TILE):  # the island without that tile
             alone = Island(island.grid, tuple(t for t in island.tiles if t.cell != (check.row, check.col)))
             total_if_loose, valid = island_score(alone)
             settled.append(replace(check, total=total, total_if_second=total_if_loose, valid_if_second=valid))

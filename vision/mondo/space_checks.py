@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from scoring.mondo import Island
-from vision.mondo.checks import LOOSE_TILE, NOT_TABLE, SLANTED_TILE, Check, settle
+from vision.mondo.checks import LOOSE_TILE, NOT_TABLE, OFF_GRID_TILE, SLANTED_TILE, Check, settle
 from vision.mondo.crops import Finer
 from vision.mondo.decode import CandidateTable
 from vision.mondo.empty_spaces import back_side_up, loose_tile_cells, unlike_table_spaces
@@ -33,6 +33,15 @@ from vision.mondo.turned import turned_tile_checks
 
 if TYPE_CHECKING:
     from vision.mondo.reader import IslandReading
+
+
+# A front the slant test calls turned off the grid, that the tile model keeps (a crop turned as it lies
+# fits the kit no better than its space's own, SLANT_NATS), is still asked about where the turned crop
+# shows a whole kit tile too (kit fit above this, nats; GOOD_TILE_LL of the reader): the model cannot
+# tell a tile 12-16 degrees off from one on the grid, so its veto says nothing there. A table's pattern
+# that makes a slanted square's sides turns the crop onto table and tile halves, which fit badly.
+# None: kept silently, as before.
+ASK_TURNED_FIT: float | None = -0.5
 
 
 def edge_tiles(island: Island) -> list[tuple[int, int]]:
@@ -62,10 +71,13 @@ def without_slanted_tiles(
     taken out go with them. A front is taken out only where the tile model agrees: a crop turned as
     the tile lies shows a whole kit tile better (SLANT_NATS) than the space's own crop (a table's
     pattern of squares can make a slanted square's sides); a back, one terrain all over, fits any
-    turn, and its outline is all there is to go by."""
+    turn, and its outline is all there is to go by. A front the model keeps, though a turned crop
+    shows a whole kit tile as well (ASK_TURNED_FIT), stays with a check that asks whether it is
+    loose, with the score if it is."""
     island = reading.island
     slants = slanted_tiles(image, reading.quad, reading.grid, edge_tiles(island), finer)
     fronts = [cell for cell in slants if not back_side_up(island.tile_at(*cell))]
+    doubted: list[tuple[int, int]] = []  # fronts kept, that a turned crop shows as well
     if fronts:
         g = reading.grid
         to_image = cv2.getPerspectiveTransform(
@@ -82,9 +94,11 @@ def without_slanted_tiles(
         for cell, (straight, turned) in zip(fronts, fit, strict=True):
             if turned - straight < SLANT_NATS:
                 del slants[cell]
+                if ASK_TURNED_FIT is not None and turned > ASK_TURNED_FIT:
+                    doubted.append(cell)
     turned = set(slants)
     if not turned:
-        return reading
+        return _asking_off_grid(reading, doubted)
     kept = tuple(t for t in island.tiles if t.cell not in turned)
     left = Island(island.grid, kept)
     cells = tuple(replace(c, source="empty") if (c.row, c.col) in turned else c for c in reading.cells)
@@ -103,8 +117,20 @@ def without_slanted_tiles(
     checks = tuple(sorted((*others, *new), key=lambda c: (c.row, c.col)))
     asked = {c.text for c in reading.checks}
     own = tuple(f for f in reading.flags if f not in asked)  # the island's own flags stay first
+    out = replace(reading, island=left, cells=cells, checks=checks, flags=own + tuple(c.text for c in checks))
+    return _asking_off_grid(out, doubted)
+
+
+def _asking_off_grid(reading: IslandReading, cells: list[tuple[int, int]]) -> IslandReading:
+    """The reading with a check on each of `cells`: a tile kept as the island's, whose outline lies
+    turned off the grid as a loose tile's does, with the score if it is loose."""
+    if not cells:
+        return reading
+    checks = settle(reading.island, [Check(r, c, OFF_GRID_TILE, ()) for r, c in sorted(cells)])
     return replace(
-        reading, island=left, cells=cells, checks=checks, flags=own + tuple(c.text for c in checks)
+        reading,
+        checks=tuple(sorted((*reading.checks, *checks), key=lambda c: (c.row, c.col))),
+        flags=reading.flags + tuple(c.text for c in checks),
     )
 
 
