@@ -174,6 +174,30 @@ def test_a_table_of_squares_at_a_slant_does_not_take_a_front_out(monkeypatch):
     assert [c.head for c in reading.checks].count(SLANTED_TILE) == 1
 
 
+def test_a_loose_tile_the_tile_model_reads_either_way_is_asked_about(monkeypatch):
+    # 9528-00296 (a fresh stress seed, looked at after it was measured): a loose tile lies 16 degrees
+    # off the grid in the island's one empty space. The outline calls it slanted (12 degrees on the
+    # grid as read), but a crop turned as it lies fits the kit no better than the space's own (both a
+    # whole kit tile), so the tile model's veto kept it as the island's: 9 tiles, the water rule
+    # broken, 0 points, nothing asked. Three looks now ask; the fourth, on a grid a little otherwise,
+    # does not see the slant, and the looks' doubt stays with it (`looks.CARRIED_HEADS`).
+    from vision.mondo import looks
+    from vision.mondo.checks import OFF_GRID_TILE
+
+    photo, truth = _stress_photo(296, seed=9528)
+    total, reading = _read(photo)
+    assert len(reading.island.tiles) == 9 and total != truth
+    (doubt,) = reading.checks
+    assert (doubt.head, doubt.row, doubt.col) == (OFF_GRID_TILE, 2, 0) and reading.flags == (doubt.text,)
+    assert doubt.total_if_second == truth  # the island without it: the truth's total
+    monkeypatch.setattr(looks, "CARRIED_HEADS", frozenset())  # the kept look's own: nothing asked
+    assert _read(photo)[1].flags == ()
+    monkeypatch.undo()
+    monkeypatch.setattr(space_checks, "ASK_TURNED_FIT", None)  # the reader before: kept silently
+    total, reading = _read(photo)
+    assert total != truth and reading.flags == ()
+
+
 def test_a_slanted_tile_taken_out_leaves_the_other_checks_their_what_ifs(monkeypatch):
     from mondo_builders import full_forest_island
 

@@ -102,7 +102,7 @@ def _result(base, flags: int, refusal: str | None = None, tiles: int = 9) -> Pho
     """`base` with `flags` flags, an island of its first `tiles` tiles, and a refusal or none: what
     the choice between two readings looks at."""
     island = Island(base.island.grid, base.island.tiles[:tiles])
-    reading = replace(base, island=island, flags=tuple(f"flag {i}" for i in range(flags)))
+    reading = replace(base, island=island, flags=tuple(f"flag {i}" for i in range(flags)), checks=())
     return PhotoReading(reading, None, PhotoError(refusal, kind="no_board") if refusal else None, ())
 
 
@@ -254,9 +254,8 @@ def test_a_look_kept_with_nothing_to_ask_says_when_another_look_scored_otherwise
         island: Island, flags: int, refusal: str | None = None, cells_off: float = 0.0
     ) -> PhotoReading:
         quad = some_reading.quad + cells_off * (some_reading.quad[1] - some_reading.quad[0]) / 3
-        reading = replace(
-            some_reading, island=island, flags=tuple(f"flag {i}" for i in range(flags)), quad=quad
-        )
+        flags_ = tuple(f"flag {i}" for i in range(flags))  # made up: no checks behind them
+        reading = replace(some_reading, island=island, flags=flags_, quad=quad, checks=())
         return PhotoReading(reading, None, PhotoError(refusal, kind="no_board") if refusal else None, ())
 
     def looks(*results):
@@ -281,6 +280,35 @@ def test_a_look_kept_with_nothing_to_ask_says_when_another_look_scored_otherwise
     # a look that read no island has no total to set against the kept one
     none = Island(3, island.tiles[:1])
     assert looks(result(none, 1, refusal="no island found"), result(short_island, 0)).reading.flags == ()
+
+
+def test_a_doubt_of_a_whole_tile_most_looks_asked_stays_with_the_look_kept(some_reading):
+    from vision.mondo.checks import OFF_GRID_TILE, TURNED_TILE, Check
+
+    cell = some_reading.island.tiles[0].cell
+    doubt = Check(*cell, OFF_GRID_TILE, ())
+    silent = replace(some_reading, checks=(), flags=())
+    asking = replace(some_reading, checks=(doubt,), flags=("a doubt",))
+    elsewhere = replace(asking, quad=asking.quad + (asking.quad[1] - asking.quad[0]) / 3)  # a cell off
+    empty_there = replace(
+        asking,
+        island=Island(3, tuple(t for t in some_reading.island.tiles if t.cell != cell)),
+        checks=(Check(*cell, TURNED_TILE, ()),),
+    )
+    carried = mondo_looks.carried_doubts
+    # three looks at the kept grid asked whether the tile is loose, the kept one did not: it stays asked
+    assert carried(silent, [asking, asking, asking, silent]) == [doubt]
+    assert carried(silent, [asking, silent]) == [doubt]  # as often as not
+    assert carried(silent, [asking, silent, silent]) == []  # outvoted
+    # looks at a grid a cell off read other cells; a look that read the space empty asked of another thing
+    assert carried(silent, [elsewhere, elsewhere, silent]) == []
+    assert carried(silent, [empty_there, empty_there, silent]) == []
+    # a doubt of the tile model's reading (an edge's terrain) is the later look's to settle
+    edge = replace(asking, checks=(Check(*cell, "edge_N", (("forest", 0.6), ("water", 0.4))),))
+    assert carried(silent, [edge, edge, silent]) == []
+    # the kept reading gets the check settled on its island, and its words
+    (settled,) = mondo_looks.with_checks(silent, [doubt]).checks
+    assert settled.total is not None and mondo_looks.with_checks(silent, [doubt]).flags == (settled.text,)
 
 
 def _score(island: Island) -> int:

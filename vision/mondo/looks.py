@@ -6,7 +6,8 @@ that still asks is made again by each net looking at the photo darkened (`DARKER
 way, and then brightened and with its colours balanced (`FURTHER_LOOKS`), unless the photo shows a
 Mediterráneo sea's colours (or, before the further looks, the sea locator finds a sea). A reading
 kept from a later look with nothing to ask says so (`LOOKS_FLAG`) where other looks at the same grid
-read another total as often.
+read another total as often, and keeps the doubts of a whole tile they asked as often as not
+(`CARRIED_HEADS`).
 `vision.mondo.reader.read_photo_island` reads a photo this way.
 """
 
@@ -19,7 +20,15 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from vision.mondo.checks import island_score
+from vision.mondo.checks import (
+    NOT_TABLE,
+    OFF_GRID_TILE,
+    PUSHED_TILE,
+    TURNED_TILE,
+    Check,
+    island_score,
+    settle,
+)
 from vision.mondo.locator_maps import LocatorModel, darker, load_locator, rebalanced
 from vision.onnx_model import models_dir
 from vision.photo_io import Photo, as_photo
@@ -69,6 +78,17 @@ LOOKS_FLAG = (
 )
 
 
+# The doubts of a whole tile that come from the photo round the grid (a tile lying turned off it,
+# pushed out of line, lying across a space; a space unlike the table), measured on each look's own
+# grid: a later look whose grid lies a little otherwise can fall just short of one (stress
+# 9528-00296: a loose tile 12 degrees off, asked about by three looks, kept as the island's with
+# nothing asked by the fourth). Where the looks at the kept grid that read the cell as the kept one
+# does asked it at least as often as not, it stays asked. Not the loose-tile check of the water rule
+# (`checks.LOOSE_TILE`): it rests on the look's own reading of the tile's edges, which the kept look
+# may read otherwise (stress 9528-00339: carried, it asked of a tile that breaks no rule as kept).
+CARRIED_HEADS = frozenset({OFF_GRID_TILE, PUSHED_TILE, TURNED_TILE, NOT_TABLE})
+
+
 def second_locator() -> LocatorModel | None:
     """The second locator net (`SECOND_LOCATOR`), or None where the models folder has none."""
     path = models_dir() / SECOND_LOCATOR
@@ -102,8 +122,9 @@ def other_looks(source: np.ndarray | Photo) -> Iterator[LocatorModel]:
 
 def kept_reading(read: Callable[..., PhotoReading], looks: Iterator[LocatorModel]) -> PhotoReading:
     """The reading kept of `read()` (the first net's look) and `read(locator=look)` for each of
-    `looks`, drawn only while the kept reading asks for one; with LOOKS_FLAG where it comes from a
-    later look with nothing to ask and other looks at the same grid read another total as often."""
+    `looks`, drawn only while the kept reading asks for one. Where it comes from a later look with
+    nothing to ask: with LOOKS_FLAG where other looks at the same grid read another total as often,
+    and with the doubts of a whole tile that they asked as often as not (`carried_doubts`)."""
     kept = read()
     seen = [kept]
     while asks_to_look(kept) and (locator := next(looks, None)) is not None:
@@ -120,10 +141,48 @@ def kept_reading(read: Callable[..., PhotoReading], looks: Iterator[LocatorModel
         if (total := _scored_total(look)) is not None and _same_place(look.reading, kept.reading)
     )
     others = sorted(total for total, n in votes.items() if total != own and n >= votes[own])
+    reading = kept.reading
+    carried = carried_doubts(reading, [look.reading for look in seen if look.refusal is None])
+    if carried:
+        reading = with_checks(reading, carried)
     if others:
         flag = LOOKS_FLAG.format(other=" or ".join(map(str, others)), kept=own)
-        kept = replace(kept, reading=replace(kept.reading, flags=(flag,)))
-    return kept
+        reading = replace(reading, flags=(flag, *reading.flags))
+    return replace(kept, reading=reading)
+
+
+def carried_doubts(kept: IslandReading, readings: list[IslandReading | None]) -> list[Check]:
+    """The checks of `CARRIED_HEADS` that the readings at the kept one's grid (itself among them) that
+    read the cell as it does (a tile or an empty space) asked at least as often as not, as bare
+    checks (unsettled)."""
+    alike = [r for r in readings if r is not None and _same_place(r, kept)]
+    asked: Counter[tuple[int, int, str]] = Counter()
+    for r in alike:  # each reading counts once a doubt (cell, head) it asked of a cell read as kept
+        asked.update(
+            {
+                (c.row, c.col, c.head)
+                for c in r.checks
+                if c.head in CARRIED_HEADS and _held(r, c.row, c.col) == _held(kept, c.row, c.col)
+            }
+        )
+    carried = []
+    for (row, col, head), n in sorted(asked.items()):
+        read_so = sum(_held(r, row, col) == _held(kept, row, col) for r in alike)
+        if n >= read_so - n:
+            carried.append(Check(row, col, head, ()))
+    return carried
+
+
+def _held(reading: IslandReading, row: int, col: int) -> bool:
+    return reading.island.tile_at(row, col) is not None
+
+
+def with_checks(reading: IslandReading, checks: list[Check]) -> IslandReading:
+    """`reading` with `checks` settled on its island, after its own, and their words in its flags."""
+    settled = settle(reading.island, checks)
+    return replace(
+        reading, checks=reading.checks + settled, flags=reading.flags + tuple(c.text for c in settled)
+    )
 
 
 def with_time_of(result: PhotoReading, other: PhotoReading) -> PhotoReading:
