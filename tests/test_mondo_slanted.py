@@ -164,11 +164,12 @@ def test_a_loose_tile_lying_a_little_past_a_hand_laid_one_in_an_empty_space_is_l
 def test_a_table_of_squares_at_a_slant_does_not_take_a_front_out(monkeypatch):
     # 9019-00196 (everyday development photo): a floor of squares about the tiles' size lies 40-45
     # degrees off the island's grid; at the island's corner the outline alone calls its tile slanted,
-    # and the tile model, reading the space's own crop better than a turned one, keeps it
+    # and the tile model, reading the space's own crop better than a turned one, keeps it; the
+    # turned crop, 40 degrees off the tile, fits the kit badly, so nothing is asked of it either
     scene = make_scene("mondo", 9019, 196, 4000, world=World())
     photo, truth = decode_photo(scene.jpeg), scene.truth["report"]["players"][0]["total"]
     total, reading = _read(photo, grid=4)
-    assert total == truth and SLANTED_TILE not in [c.head for c in reading.checks]
+    assert total == truth and reading.flags == ()
     monkeypatch.setattr(space_checks, "SLANT_NATS", float("-inf"))
     _, reading = _read(photo, grid=4)
     assert [c.head for c in reading.checks].count(SLANTED_TILE) == 1
