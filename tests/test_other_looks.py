@@ -283,18 +283,15 @@ def test_a_look_kept_with_nothing_to_ask_says_when_another_look_scored_otherwise
 
 
 def test_a_doubt_of_a_whole_tile_most_looks_asked_stays_with_the_look_kept(some_reading):
-    from vision.mondo.checks import OFF_GRID_TILE, TURNED_TILE, Check
+    from vision.mondo.checks import OFF_GRID_TILE, PUSHED_TILE, TURNED_TILE, Check
 
     cell = some_reading.island.tiles[0].cell
     doubt = Check(*cell, OFF_GRID_TILE, ())
     silent = replace(some_reading, checks=(), flags=())
     asking = replace(some_reading, checks=(doubt,), flags=("a doubt",))
     elsewhere = replace(asking, quad=asking.quad + (asking.quad[1] - asking.quad[0]) / 3)  # a cell off
-    empty_there = replace(
-        asking,
-        island=Island(3, tuple(t for t in some_reading.island.tiles if t.cell != cell)),
-        checks=(Check(*cell, TURNED_TILE, ()),),
-    )
+    without = Island(3, tuple(t for t in some_reading.island.tiles if t.cell != cell))
+    empty_there = replace(asking, island=without, checks=(Check(*cell, PUSHED_TILE, ()),))
     carried = mondo_looks.carried_doubts
     # three looks at the kept grid asked whether the tile is loose, the kept one did not: it stays asked
     assert carried(silent, [asking, asking, asking, silent]) == [doubt]
@@ -303,9 +300,15 @@ def test_a_doubt_of_a_whole_tile_most_looks_asked_stays_with_the_look_kept(some_
     # looks at a grid a cell off read other cells; a look that read the space empty asked of another thing
     assert carried(silent, [elsewhere, elsewhere, silent]) == []
     assert carried(silent, [empty_there, empty_there, silent]) == []
-    # a doubt of the tile model's reading (an edge's terrain) is the later look's to settle
+    # where the kept look read that space empty too, the pushed-tile doubt stays
+    silent_empty = replace(silent, island=without)
+    assert carried(silent_empty, [empty_there, empty_there, silent_empty]) == [Check(*cell, PUSHED_TILE, ())]
+    # a doubt of the tile model's reading (an edge's terrain) is the later look's to settle, and so is
+    # a tile lying across a space (not carried: on development sets it flagged right readings only)
     edge = replace(asking, checks=(Check(*cell, "edge_N", (("forest", 0.6), ("water", 0.4))),))
     assert carried(silent, [edge, edge, silent]) == []
+    across = replace(empty_there, checks=(Check(*cell, TURNED_TILE, ()),))
+    assert carried(silent_empty, [across, across, silent_empty]) == []
     # the kept reading gets the check settled on its island, and its words
     (settled,) = mondo_looks.with_checks(silent, [doubt]).checks
     assert settled.total is not None and mondo_looks.with_checks(silent, [doubt]).flags == (settled.text,)

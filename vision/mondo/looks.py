@@ -6,8 +6,8 @@ that still asks is made again by each net looking at the photo darkened (`DARKER
 way, and then brightened and with its colours balanced (`FURTHER_LOOKS`), unless the photo shows a
 Mediterráneo sea's colours (or, before the further looks, the sea locator finds a sea). A reading
 kept from a later look with nothing to ask says so (`LOOKS_FLAG`) where other looks at the same grid
-read another total as often, and keeps the doubts of a whole tile they asked as often as not
-(`CARRIED_HEADS`).
+read another total as often, and keeps the doubts of a tile lying off the grid that they asked as
+often as not (`CARRIED_HEADS`).
 `vision.mondo.reader.read_photo_island` reads a photo this way.
 """
 
@@ -21,10 +21,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from vision.mondo.checks import (
-    NOT_TABLE,
     OFF_GRID_TILE,
     PUSHED_TILE,
-    TURNED_TILE,
     Check,
     island_score,
     settle,
@@ -78,15 +76,17 @@ LOOKS_FLAG = (
 )
 
 
-# The doubts of a whole tile that come from the photo round the grid (a tile lying turned off it,
-# pushed out of line, lying across a space; a space unlike the table), measured on each look's own
-# grid: a later look whose grid lies a little otherwise can fall just short of one (stress
+# The doubts of a whole tile that come from the outlines round the grid (a tile lying turned off it,
+# `checks.OFF_GRID_TILE`; a tile pushed out of line, `checks.PUSHED_TILE`), measured on each look's
+# own grid: a later look whose grid lies a little otherwise can fall just short of one (stress
 # 9528-00296: a loose tile 12 degrees off, asked about by three looks, kept as the island's with
 # nothing asked by the fourth). Where the looks at the kept grid that read the cell as the kept one
-# does asked it at least as often as not, it stays asked. Not the loose-tile check of the water rule
-# (`checks.LOOSE_TILE`): it rests on the look's own reading of the tile's edges, which the kept look
-# may read otherwise (stress 9528-00339: carried, it asked of a tile that breaks no rule as kept).
-CARRIED_HEADS = frozenset({OFF_GRID_TILE, PUSHED_TILE, TURNED_TILE, NOT_TABLE})
+# does asked it at least as often as not, it stays asked. Not carried: the loose-tile check of the
+# water rule, which rests on the look's own reading of the tile's edges (9528-00339: carried, it asked
+# of a tile that breaks no rule as kept), and the questions of a tile lying across an empty space or
+# of a space unlike the table, which on the development sets 9517 / 9528 (grid given) flagged three
+# right readings and caught no wrong one (9517-00111, 00358; 9528-00349).
+CARRIED_HEADS = frozenset({OFF_GRID_TILE, PUSHED_TILE})
 
 
 def second_locator() -> LocatorModel | None:
@@ -124,7 +124,8 @@ def kept_reading(read: Callable[..., PhotoReading], looks: Iterator[LocatorModel
     """The reading kept of `read()` (the first net's look) and `read(locator=look)` for each of
     `looks`, drawn only while the kept reading asks for one. Where it comes from a later look with
     nothing to ask: with LOOKS_FLAG where other looks at the same grid read another total as often,
-    and with the doubts of a whole tile that they asked as often as not (`carried_doubts`)."""
+    and with the doubts of a tile lying off the grid that they asked as often as not
+    (`carried_doubts`)."""
     kept = read()
     seen = [kept]
     while asks_to_look(kept) and (locator := next(looks, None)) is not None:
