@@ -20,13 +20,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from vision.mondo.checks import (
-    OFF_GRID_TILE,
-    PUSHED_TILE,
-    Check,
-    island_score,
-    settle,
-)
+from vision.mondo.checks import OFF_GRID_TILE, PUSHED_TILE, Check, island_score, settle
 from vision.mondo.locator_maps import LocatorModel, darker, load_locator, rebalanced
 from vision.onnx_model import models_dir
 from vision.photo_io import Photo, as_photo

@@ -3,7 +3,8 @@ read as empty that may hold a tile. Ask, do not guess: each doubt becomes a chec
 either way.
 
 - A tile at the island's edge whose outline lies far off the grid (`vision.mondo.slanted`) is a loose
-  tile lying in an empty space: taken out, with a check.
+  tile lying in an empty space: taken out, with a check; or, where the tile model reads it as a
+  whole kit tile both on the grid and turned as it lies, kept, with a check.
 - A space read as empty that shows a tile lying turned across it (`vision.mondo.turned`), or that
   looks like no part of the table round the island, or beside which a tile lies pushed out of line
   (`vision.mondo.pushed`), and a tile breaking the water rule beside such a
