@@ -283,7 +283,7 @@ def test_a_look_kept_with_nothing_to_ask_says_when_another_look_scored_otherwise
 
 
 def test_a_doubt_of_a_whole_tile_most_looks_asked_stays_with_the_look_kept(some_reading):
-    from vision.mondo.checks import OFF_GRID_TILE, PUSHED_TILE, TURNED_TILE, Check
+    from vision.mondo.checks import OFF_GRID_TILE, PUSHED_TILE, TURNED_TILE, Check, settle, with_checks
 
     cell = some_reading.island.tiles[0].cell
     doubt = Check(*cell, OFF_GRID_TILE, ())
@@ -310,8 +310,9 @@ def test_a_doubt_of_a_whole_tile_most_looks_asked_stays_with_the_look_kept(some_
     across = replace(empty_there, checks=(Check(*cell, TURNED_TILE, ()),))
     assert carried(silent_empty, [across, across, silent_empty]) == []
     # the kept reading gets the check settled on its island, and its words
-    (settled,) = mondo_looks.with_checks(silent, [doubt]).checks
-    assert settled.total is not None and mondo_looks.with_checks(silent, [doubt]).flags == (settled.text,)
+    asking_kept = with_checks(silent, settle(silent.island, [doubt]))
+    (settled,) = asking_kept.checks
+    assert settled.total is not None and asking_kept.flags == (settled.text,)
 
 
 def _score(island: Island) -> int:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,7 +23,7 @@ from scoring.mondo import Island
 from scoring.sides import SIDES
 from vision.catalogs import component_by_id
 from vision.geometry import crop_quads
-from vision.mondo.checks import BACK_TERRAIN, Check, island_score, settle
+from vision.mondo.checks import BACK_TERRAIN, Check, island_score, settle, with_checks
 from vision.mondo.crops import Finer, crop_source
 from vision.mondo.decode import CandidateTable
 from vision.mondo.empty_spaces import back_side_up
@@ -186,6 +185,4 @@ def with_back_terrain_checks(
     checks = tuple(c for c in back_terrain_checks(island, cells, read) if (c.row, c.col) not in asked)
     if not checks:
         return reading
-    return replace(
-        reading, checks=reading.checks + checks, flags=reading.flags + tuple(c.text for c in checks)
-    )
+    return with_checks(reading, checks)

@@ -14,12 +14,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scoring.errors import BoardFormatError
 from scoring.mondo import Area, Island, Tile, score_turn, single_island_turn
 from scoring.sides import SIDE_WORDS, SIDES
 from vision.mondo.heads import tile_from_labels, tile_labels
+
+if TYPE_CHECKING:  # the reader imports this module
+    from vision.mondo.reader import IslandReading
 
 # The head of a check that is about the whole tile: it fits no face of the kit.
 NO_KIT_TILE = "no_kit_tile"
@@ -303,3 +306,10 @@ def settle(
         total_if_second, valid = island_score(other)
         settled.append(replace(check, total=total, total_if_second=total_if_second, valid_if_second=valid))
     return tuple(settled)
+
+
+def with_checks(reading: IslandReading, checks: Sequence[Check]) -> IslandReading:
+    """`reading` with `checks` (settled) after its own, and their words after its flags."""
+    return replace(
+        reading, checks=reading.checks + tuple(checks), flags=reading.flags + tuple(c.text for c in checks)
+    )

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from vision.mondo.checks import OFF_GRID_TILE, PUSHED_TILE, Check, island_score, settle
+from vision.mondo.checks import OFF_GRID_TILE, PUSHED_TILE, Check, island_score, settle, with_checks
 from vision.mondo.locator_maps import LocatorModel, darker, load_locator, rebalanced
 from vision.onnx_model import models_dir
 from vision.photo_io import Photo, as_photo
@@ -139,7 +139,7 @@ def kept_reading(read: Callable[..., PhotoReading], looks: Iterator[LocatorModel
     reading = kept.reading
     carried = carried_doubts(reading, [look.reading for look in seen if look.refusal is None])
     if carried:
-        reading = with_checks(reading, carried)
+        reading = with_checks(reading, settle(reading.island, carried))
     if others:
         flag = LOOKS_FLAG.format(other=" or ".join(map(str, others)), kept=own)
         reading = replace(reading, flags=(flag, *reading.flags))
@@ -170,14 +170,6 @@ def carried_doubts(kept: IslandReading, readings: list[IslandReading | None]) ->
 
 def _held(reading: IslandReading, row: int, col: int) -> bool:
     return reading.island.tile_at(row, col) is not None
-
-
-def with_checks(reading: IslandReading, checks: list[Check]) -> IslandReading:
-    """`reading` with `checks` settled on its island, after its own, and their words in its flags."""
-    settled = settle(reading.island, checks)
-    return replace(
-        reading, checks=reading.checks + settled, flags=reading.flags + tuple(c.text for c in settled)
-    )
 
 
 def with_time_of(result: PhotoReading, other: PhotoReading) -> PhotoReading:

@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from scoring.mondo import Island
-from vision.mondo.checks import LOOSE_TILE, NOT_TABLE, OFF_GRID_TILE, SLANTED_TILE, Check, settle
+from vision.mondo.checks import LOOSE_TILE, NOT_TABLE, OFF_GRID_TILE, SLANTED_TILE, Check, settle, with_checks
 from vision.mondo.crops import Finer
 from vision.mondo.decode import CandidateTable
 from vision.mondo.empty_spaces import back_side_up, loose_tile_cells, unlike_table_spaces
@@ -129,9 +129,8 @@ def _asking_off_grid(reading: IslandReading, cells: list[tuple[int, int]]) -> Is
     turned off the grid as a loose tile's does, with the score if it is loose."""
     if not cells:
         return reading
-    checks = settle(reading.island, [Check(r, c, OFF_GRID_TILE, ()) for r, c in sorted(cells)])
-    return replace(
-        reading, checks=reading.checks + checks, flags=reading.flags + tuple(c.text for c in checks)
+    return with_checks(
+        reading, settle(reading.island, [Check(r, c, OFF_GRID_TILE, ()) for r, c in sorted(cells)])
     )
 
 
@@ -167,7 +166,4 @@ def with_empty_space_checks(
     )
     if not checks:
         return reading
-    checks = settle(reading.island, checks)
-    return replace(
-        reading, checks=reading.checks + checks, flags=reading.flags + tuple(c.text for c in checks)
-    )
+    return with_checks(reading, settle(reading.island, checks))
