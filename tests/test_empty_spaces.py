@@ -122,7 +122,7 @@ def test_the_loose_tile_check_gives_the_score_without_that_tile():
     # 7 tiles of the forest island: 8 facing forest pairs left, two empty spaces
     assert island_score(without) == (8 * 2 - 2, True)
     assert doubt.text == (
-        "Row 1, tile 3: this tile breaks the water rule, and the island keeps it without this tile: is it "
+        "Row 1, tile 3: this tile breaks the water rule, and without it the island keeps the rule: is it "
         "part of the island, or a loose tile lying in a space the island leaves empty? please look — if loose: +14 points"
     )
     assert doubt.to_json()["change"] == 14

@@ -59,7 +59,7 @@ WHOLE_TILE_QUESTIONS = {
         "island's tile pushed out of its space? please look"
     ),
     LOOSE_TILE: (
-        "this tile breaks the water rule, and the island keeps it without this tile: is it part of the "
+        "this tile breaks the water rule, and without it the island keeps the rule: is it part of the "
         "island, or a loose tile lying in a space the island leaves empty? please look"
     ),
     SLANTED_TILE: (
