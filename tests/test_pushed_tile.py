@@ -38,6 +38,32 @@ def test_a_tile_pushed_out_of_line_and_read_as_empty_is_asked_about(monkeypatch)
     assert len(before.island.tiles) == 8 and before.flags == ()
 
 
+def test_a_tile_pushed_out_of_line_on_a_grid_laid_a_little_off_is_asked_about(monkeypatch):
+    # 9032-00486 (an everyday fresh seed, looked at after it was measured): the right tile of a 3x3
+    # island's middle row pushed out of line, the grid laid a tenth of a cell high; the crop shifted
+    # straight out of the space holds half the tile (p(tile) 0.001), one moved a tenth of a cell
+    # down along the side all of it (1.00). The island was scored with 8 tiles, nothing asked.
+    from vision.mondo import reader
+    from vision.mondo.checks import island_score
+    from vision.photo_io import decode_photo
+    from vision.synth.dataset import make_scene
+
+    scene = make_scene("mondo", 9032, 486, 4000)
+    truth = scene.truth["report"]["players"][0]["total"]
+    photo = decode_photo(scene.jpeg)
+    first = reader.read_with_locator(photo, grid=3).reading  # the first net's look
+    assert first.island.tile_at(1, 2) is None and island_score(first.island)[0] != truth
+    (check,) = first.checks
+    assert (check.head, check.row, check.col) == (PUSHED_TILE, 1, 2) and first.flags == (check.text,)
+    # asked, the next look reads the tile (the truth) and is kept, saying the looks differ
+    kept = reader.read_photo_island(photo, grid=3).reading
+    assert island_score(kept.island)[0] == truth and len(kept.flags) == 1
+    assert kept.flags[0].startswith("Looked at again, the photo read differently")
+    monkeypatch.setattr(pushed, "ALONG", None)  # the crops straight out only: nothing asked, 8 tiles
+    before = reader.read_photo_island(photo, grid=3).reading
+    assert island_score(before.island)[0] != truth and before.flags == ()
+
+
 def test_a_space_left_empty_asks_nothing_of_a_pushed_tile():
     island = _island_pieces(4, 0)
     island.pop(5)  # the middle of the east column: a space open to the table on one side
