@@ -212,3 +212,40 @@ def test_a_loose_tile_face_down_in_a_space_of_its_own_on_a_stress_photo_is_asked
     (doubt,) = [c for c in reading.checks if c.head == LOOSE_TILE]
     assert island_score(reading.island) == (0, False)
     assert doubt.total_if_second == truth == 5 and doubt.text in reading.flags
+
+
+def test_a_tile_asked_about_as_lying_off_the_grid_is_not_asked_again_by_the_water_rule(monkeypatch):
+    # A tile at the island's edge kept though its outline lies turned off the grid (OFF_GRID_TILE:
+    # "is it part of the island, or a loose tile?") that also breaks the water rule beside an empty
+    # space: the water rule's question (LOOSE_TILE) is the same one with the same score if loose, so
+    # the player reads it once. Before, two lines for one doubt, and a look asking it counted two.
+    import vision.mondo.space_checks as space_checks
+    from vision.mondo.checks import OFF_GRID_TILE, with_checks
+    from vision.mondo.decode import CellReading
+    from vision.mondo.reader import IslandReading
+
+    forest = full_forest_island(3)
+    lying = Island(
+        3, tuple(t if t.cell != (0, 2) else tile(0, 2, W, F, F, F) for t in forest.tiles if t.cell != (1, 2))
+    )
+    image, quad = _picture(3, _all_but(3, (1, 2)))  # the space shows the table: nothing else to ask
+    cells = tuple(
+        CellReading(r, c, "empty" if (r, c) == (1, 2) else "catalog", 0.0, ())
+        for r in range(3)
+        for c in range(3)
+    )
+    bare = IslandReading(lying, (), cells, 3, quad, np.zeros((9, 4, 2), np.float32), {})
+    asked = with_checks(bare, settle(lying, [Check(0, 2, OFF_GRID_TILE, ())]))
+    # the crops' own questions (a tile turned across the space, one pushed past it) ask nothing here
+    monkeypatch.setattr(space_checks, "turned_tile_checks", lambda *a: ())
+    monkeypatch.setattr(space_checks, "pushed_tile_checks", lambda *a: ())
+
+    once = space_checks.with_empty_space_checks(image, asked, None, None, None)
+    assert [(c.row, c.col, c.head) for c in once.checks] == [(0, 2, OFF_GRID_TILE)]
+    assert once.flags == (asked.checks[0].text,) and once.checks[0].total_if_second == 14
+    # a tile with no off-grid question is asked about by the water rule, as ever
+    plain = space_checks.with_empty_space_checks(image, bare, None, None, None)
+    assert [(c.row, c.col, c.head) for c in plain.checks] == [(0, 2, LOOSE_TILE)]
+    monkeypatch.setattr(space_checks, "ASK_ONCE", False)  # before: both
+    twice = space_checks.with_empty_space_checks(image, asked, None, None, None)
+    assert [c.head for c in twice.checks] == [OFF_GRID_TILE, LOOSE_TILE] and len(twice.flags) == 2
