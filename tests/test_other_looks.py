@@ -284,6 +284,19 @@ def test_a_look_kept_with_nothing_to_ask_says_when_another_look_scored_otherwise
     # a look that read no island has no total to set against the kept one
     none = Island(3, island.tiles[:1])
     assert looks(result(none, 1, refusal="no island found"), result(short_island, 0)).reading.flags == ()
+    # the same total made up otherwise (a tile read by one look, not by the other) is said too
+    same_total = next(
+        shorter
+        for tile in island.tiles
+        if (shorter := Island(3, tuple(t for t in island.tiles if t is not tile)))
+        and _score(shorter) == _score(island)
+        and _parts(shorter) != _parts(island)
+    )
+    kept = looks(result(island, 2), result(same_total, 0))
+    assert kept.reading.flags == (mondo_looks.PARTS_FLAG.format(kept=_score(island)),)
+    assert "the same total" in kept.reading.flags[0]
+    monkeypatch.setattr(mondo_looks, "BY_PARTS", False)  # totals alone: nothing said
+    assert looks(result(island, 2), result(same_total, 0)).reading.flags == ()
 
 
 def test_a_doubt_of_a_whole_tile_most_looks_asked_stays_with_the_look_kept(some_reading):
@@ -322,6 +335,9 @@ def test_a_doubt_of_a_whole_tile_most_looks_asked_stays_with_the_look_kept(some_
 def _score(island: Island) -> int:
     return score_turn(single_island_turn("island", island)).players[0].total
 
+
+def _parts(island: Island):
+    return score_turn(single_island_turn("island", island)).players[0].points
 
 
 def test_a_pushed_tile_that_the_kept_look_read_as_empty_is_asked_about():
