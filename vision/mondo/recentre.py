@@ -113,12 +113,14 @@ def recentre_cells(
         return out, new_quads, ()
     shifts = SHIFTS if np.count_nonzero(fit > WHOLE_TILE) >= OUTER_RING_AFTER else INNER_SHIFTS
     tries = np.concatenate([shifted_quads(quads[i], shifts) for i in doubtful])
-    tried_fit = kit_fit(look(crop(tries)), table).reshape(len(doubtful), len(shifts))
+    tried = look(crop(tries))
+    tried_fit = kit_fit(tried, table).reshape(len(doubtful), len(shifts))
     best = np.argmax(tried_fit, axis=1)
     top = tried_fit[np.arange(len(doubtful)), best]
     chosen = tries.reshape(len(doubtful), len(shifts), 4, 2)[np.arange(len(doubtful)), best]
     if REFINE_FROM is not None:
-        _refine(quads[doubtful], [shifts[b] for b in best], top, chosen, crop, look, table)
+        fronts = _fronts(tried, table).reshape(len(doubtful), len(shifts))[np.arange(len(doubtful)), best]
+        _refine(quads[doubtful], [shifts[b] for b in best], top, chosen, fronts, crop, look, table)
     better = (top > fit[doubtful] + GAIN_NATS) & (top > WHOLE_TILE)
     moving = doubtful[better]
     if not len(moving):
@@ -131,7 +133,7 @@ def recentre_cells(
     keep = (final_fit > fit[moving] + GAIN_NATS) & (final_fit > WHOLE_TILE)
     # a back shows one terrain all over and fits turned crops as well as straight ones: only a
     # front says how it lies, so only the fronts about to be taken are turned
-    front = np.asarray(final["face"])[:, table.labels["face"].index("front")] > 0.5
+    front = _fronts(final, table)
     tested = np.flatnonzero(keep & front)
     if len(tested):
         turned = np.concatenate([turned_quads(q, SLANT_TURNS) for q in moved[tested]])
@@ -145,19 +147,27 @@ def recentre_cells(
     return out, new_quads, tuple(int(i) for i in moving[keep])
 
 
+def _fronts(probs: Mapping[str, np.ndarray], table: CandidateTable) -> np.ndarray:
+    """(n,) whether each crop reads as a tile's front (its face head)."""
+    return np.asarray(probs["face"])[:, table.labels["face"].index("front")] > 0.5
+
+
 def _refine(
     quads: np.ndarray,
     best: list[tuple[float, float]],
     top: np.ndarray,
     chosen: np.ndarray,
+    fronts: np.ndarray,
     crop: Cropper,
     look: Reader,
     table: CandidateTable,
 ) -> None:
-    """Where the best shift of a cell's search shows most of a tile but not a whole one (`top` in
-    (REFINE_FROM, WHOLE_TILE]), try REFINE_STEP round it; a better fit replaces `top` and the
-    `chosen` quad in place."""
-    near = np.flatnonzero((top > REFINE_FROM) & (top <= WHOLE_TILE))
+    """Where the best shift of a cell's search shows most of a tile's front but not a whole one
+    (`top` in (REFINE_FROM, WHOLE_TILE]), try REFINE_STEP round it; a better fit replaces `top` and
+    the `chosen` quad in place. Not a back: one terrain all over, it fits a crop of any textured
+    table of its hue as well, and a finer search would make tiles of it (everyday 9023-00116: a
+    lattice a third of a tile's size laid inside a desert tile, its cells read as desert backs)."""
+    near = np.flatnonzero((top > REFINE_FROM) & (top <= WHOLE_TILE) & fronts)
     if not len(near):
         return
     around = [
