@@ -37,11 +37,12 @@ SHIFTS = INNER_SHIFTS + tuple((0.45 * dx, 0.45 * dy) for dx, dy in _EIGHT)
 # again round that shift, REFINE_STEP of a cell away in the eight directions: the tile model wants a
 # tile within about a tenth of a cell of its crop's place, and the rings' shifts lie 0.15 cell apart
 # or more (stress 9530-00153: a tile 0.1 cell right and down of its space, fit -0.00 there; the
-# rings' best, 0.15 / 0.15, -2.34, under WHOLE_TILE, so the space was read as empty). Development
-# sets, grid given: exact everyday 9031 (600) 99.50 -> 99.67%, stress 9528 98.2 -> 98.8%, 9529 97.4
-# -> 97.4%, 9517 97.2 -> 97.0% (00188, a 3x3 island that breaks the water rule, flagged either way);
-# right but flagged 1.7 -> 1.8%, 9.6 -> 9.6%, 15.0 -> 14.8%, 13.2 -> 11.6%; wrong and unflagged 0.0%
-# on all four, as before. None: no second look.
+# rings' best, 0.15 / 0.15, -2.34, under WHOLE_TILE, so the space was read as empty). Only round a
+# front (`_refine`). Development sets, grid given: exact everyday 9031 (600) 99.50 -> 99.67%, stress
+# 9528 98.2 -> 98.4%, 9529 97.4 -> 97.6%, 9517 97.2 -> 97.0% (00188, a 3x3 island that breaks the
+# water rule, flagged either way); right but flagged 1.7 -> 1.8%, 9.6 -> 9.6%, 15.0 -> 15.0%, 13.2 ->
+# 11.8%; wrong and unflagged 0.0% on all four, as before. Round backs as well, stress 9528 and 9529
+# gained two and one more, but 9529 lost two, and everyday 9023-00116 was refused. None: no second look.
 REFINE_FROM: float | None = -5.0
 REFINE_STEP = 0.075
 # The outer ring only on a grid whose own crops already show this many whole kit tiles: moving a
