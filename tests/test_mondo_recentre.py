@@ -1,7 +1,7 @@
 """A tile pushed out of line whose centre the locator did not see: the reader moves that cell's crop
 onto the tile (vision.mondo.recentre) and reads it whole."""
 
-from dataclasses import asdict, replace
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -144,11 +144,6 @@ def test_a_loose_tile_lying_slanted_against_the_island_is_not_taken_in(monkeypat
     # grid, a place the simulator now draws again (scenes.LAID_LOOKING_TURN)
     monkeypatch.setattr(scenes, "LAID_LOOKING_TURN", 0.0)
     photo, truth = _stress_photo(135)
-    # the search's closer second look round its best shift (REFINE_FROM) has the second net's look
-    # read one more tile there, asked about; a look with a grid laid a row off and one question is
-    # then kept: wrong, and flagged. Held off below: this test is of the slant test.
-    assert reader.read_photo_island(photo, grid=3).reading.flags
-    monkeypatch.setattr(recentre, "REFINE_FROM", None)
     assert _total(photo) == truth
     monkeypatch.setattr(recentre, "SLANT_NATS", float("inf"))
     # the slant test (vision.mondo.slanted) takes that tile out too, since 2026-12-06: held to tiles
@@ -157,27 +152,6 @@ def test_a_loose_tile_lying_slanted_against_the_island_is_not_taken_in(monkeypat
     # ... and to the four looks: a look at the photo brightened or balanced reads it right otherwise
     monkeypatch.setattr(mondo_looks, "FURTHER_LOOKS", ())
     assert _total(photo) != truth
-
-
-def test_a_tile_between_the_rings_shifts_is_found_by_a_second_look_round_the_best(monkeypatch):
-    # 9530-00153 (a fresh stress seed, looked at after it was measured): a 4x4 island under a quarter
-    # of the frame, on a blue cloth in an overexposed light; its tile at row 2, tile 4 lies a tenth of
-    # a cell right and down of its crop. The rings' shifts lie 0.15 cell apart and their best fit
-    # (0.15, 0.15) falls short of a whole tile, so the space was read as empty, nothing asked.
-    scene = make_scene("mondo", 9530, 153, 4000, world=World(stress=True))
-    truth = scene.truth["report"]["players"][0]["points"]
-    photo = decode_photo(scene.jpeg)
-
-    def points(reading):
-        return score_turn(single_island_turn("island", reading.island)).players[0].points
-
-    first = reader.read_with_locator(photo, grid=4).reading  # the first net's look
-    assert first.island.tile_at(1, 3) is not None and asdict(points(first)) == truth
-    # the tile model's two crops disagree (empty on the grid, a tile moved): asked
-    assert [(c.row, c.col, c.head) for c in first.checks] == [(1, 3, "present")]
-    monkeypatch.setattr(recentre, "REFINE_FROM", None)
-    before = reader.read_with_locator(photo, grid=4).reading
-    assert before.island.tile_at(1, 3) is None and asdict(points(before)) != truth and before.flags == ()
 
 
 def test_a_back_tile_pushed_out_of_line_is_still_moved_onto():
@@ -216,28 +190,3 @@ def test_a_tile_that_fits_turned_crops_better_is_taken_only_when_it_is_a_back(fa
         probs[h][4] = empty[h][0]  # the middle cell read empty
     _, _, moved = recentre.recentre_cells(probs, quads, table, lambda q: q, look, look)
     assert moved == ((4,) if face == "back" else ())
-
-
-def test_the_search_looks_again_round_a_best_shift_that_shows_most_of_a_tile(monkeypatch):
-    # a cell read empty whose tile lies a tenth of a cell right and down of its crop; the tile model
-    # (here a stand-in) reads a whole tile only within 0.04 cell of it, part of one within 0.08: the
-    # rings' best, 0.15 / 0.15, shows part of it, a step back towards the crop all of it
-    table = reader.catalog_table(reader.tile_model())
-    candidate = next(i for i, t in enumerate(table.tiles) if t.component.face == "front")
-    quads = grid_cell_quads(np.float32([[0, 0], [90, 0], [90, 90], [0, 90]]), 3)  # 30 px cells
-    tile_at = np.array([45.0 + 3.0, 45.0 + 3.0])  # the middle cell's tile, 0.1 cell right and down
-
-    def look(crops):
-        off = np.hypot(*(np.asarray(crops).mean(axis=1) - tile_at).T) / 30.0
-        rows = [_certain(table, candidate, 1.0 if d <= 0.04 else 0.1 if d <= 0.08 else 0.0) for d in off]
-        return {h: np.concatenate([r[h] for r in rows]) for h in rows[0]}
-
-    probs = {h: np.repeat(p, 9, axis=0) for h, p in _certain(table, candidate).items()}
-    for h in probs:
-        probs[h][4] = _certain(table, candidate, p_tile=0.0)[h][0]
-    _, new_quads, moved = recentre.recentre_cells(probs, quads, table, lambda q: q, look, look)
-    assert moved == (4,)
-    assert np.hypot(*(new_quads[4].mean(axis=0) - tile_at)) <= 0.04 * 30
-    monkeypatch.setattr(recentre, "REFINE_FROM", None)  # the rings alone: part of a tile, not moved
-    _, _, moved = recentre.recentre_cells(probs, quads, table, lambda q: q, look, look)
-    assert moved == ()

@@ -17,7 +17,7 @@ from vision.catalogs import load_catalog, tile_of
 from vision.errors import PhotoError
 from vision.locator_net import channels_stretched, grey_world
 from vision.mondo import looks as mondo_looks
-from vision.mondo import reader, recentre
+from vision.mondo import reader
 from vision.mondo.locator_maps import darker, load_locator, net_maps, rebalanced
 from vision.mondo.reader import PhotoReading, read_photo_island, read_with_locator
 from vision.photo_io import decode_photo
@@ -44,12 +44,8 @@ def _stress_photo(index: int):
         (2, "no island found: a sparse island on stone under glare"),
     ],
 )
-def test_the_second_net_reads_what_the_first_misses(index, what_the_first_net_does, monkeypatch):
+def test_the_second_net_reads_what_the_first_misses(index, what_the_first_net_does):
     photo, truth = _stress_photo(index)
-    # held off: with the crop search's closer look (REFINE_FROM) the first net reads 3 tiles of 00002's
-    # 6 where it read 2 and found no island, and asks (an invalid island, total 0 as the truth's): the
-    # second net's look at a photo the first found nothing in is what this test is of
-    monkeypatch.setattr(recentre, "REFINE_FROM", None)
     first = read_with_locator(photo, grid=3)
     assert mondo_looks.asks_to_look(first)
     assert _total(first) != truth, what_the_first_net_does

@@ -4,7 +4,7 @@ would lose a tile with nothing said. A space that is really empty asks nothing."
 from test_mondo_reader import _island_pieces
 from test_turned_tile import _read
 
-from vision.mondo import pushed, recentre
+from vision.mondo import pushed
 from vision.mondo.checks import PUSHED_TILE
 from vision.mondo.pushed import open_sides
 
@@ -51,10 +51,6 @@ def test_a_tile_pushed_out_of_line_on_a_grid_laid_a_little_off_is_asked_about(mo
     scene = make_scene("mondo", 9032, 486, 4000)
     truth = scene.truth["report"]["players"][0]["total"]
     photo = decode_photo(scene.jpeg)
-    # the crop search's closer second look reads this tile outright now (at the end); held off here,
-    # as when the pushed-tile crops were made for it
-    refine = recentre.REFINE_FROM
-    monkeypatch.setattr(recentre, "REFINE_FROM", None)
     first = reader.read_with_locator(photo, grid=3).reading  # the first net's look
     assert first.island.tile_at(1, 2) is None and island_score(first.island)[0] != truth
     (check,) = first.checks
@@ -66,11 +62,6 @@ def test_a_tile_pushed_out_of_line_on_a_grid_laid_a_little_off_is_asked_about(mo
     monkeypatch.setattr(pushed, "ALONG", None)  # the crops straight out only: nothing asked, 8 tiles
     before = reader.read_photo_island(photo, grid=3).reading
     assert island_score(before.island)[0] != truth and before.flags == ()
-    # the search round the space's crop, looking again closer round its best shift: the tile read
-    # where it lies, the truth's total, nothing to ask
-    monkeypatch.setattr(recentre, "REFINE_FROM", refine)
-    now = reader.read_with_locator(photo, grid=3).reading
-    assert now.island.tile_at(1, 2) is not None and island_score(now.island)[0] == truth and now.flags == ()
 
 
 def test_a_space_left_empty_asks_nothing_of_a_pushed_tile():

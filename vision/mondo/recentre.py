@@ -4,9 +4,9 @@ Tiles are laid by hand, and one pushed a third of a cell out of line sticks out 
 cell when the locator did not see its centre (a faint peak on a busy table, a small island). The
 tile model then reads part of a tile and part of the table, and no kit face fits it well. So a cell
 that fits no kit face well is looked at again at a few shifted places around its crop (one turn
-each, cheap), and once more, closer, round the best of them where it shows most of a tile; the crop
-that shows a whole kit tile best replaces it, read in all four turns like every other cell, when it
-shows a whole tile there. A cell whose first crop already holds a whole tile is left alone.
+each, cheap), and the crop that shows a whole kit tile best replaces it, read in all four turns like
+every other cell, when it shows a whole tile there. A cell whose first crop already holds a whole
+tile is left alone.
 
 A moved crop may find a tile that is not this cell's: a loose tile lying against the island at a
 slant. Hand-laid tiles lie within 10 degrees of the grid, so a front that shows itself better to
@@ -33,18 +33,6 @@ INNER_SHIFTS: tuple[tuple[float, float], ...] = tuple(
     (r * dx, r * dy) for r in (0.15, 0.3) for dx, dy in _EIGHT
 )
 SHIFTS = INNER_SHIFTS + tuple((0.45 * dx, 0.45 * dy) for dx, dy in _EIGHT)
-# A search whose best shift shows most of a tile but not a whole one (its fit above this, nats) looks
-# again round that shift, REFINE_STEP of a cell away in the eight directions: the tile model wants a
-# tile within about a tenth of a cell of its crop's place, and the rings' shifts lie 0.15 cell apart
-# or more (stress 9530-00153: a tile 0.1 cell right and down of its space, fit -0.00 there; the
-# rings' best, 0.15 / 0.15, -2.34, under WHOLE_TILE, so the space was read as empty). Only round a
-# front (`_refine`). Development sets, grid given: exact everyday 9031 (600) 99.50 -> 99.67%, stress
-# 9528 98.2 -> 98.4%, 9529 97.4 -> 97.6%, 9517 97.2 -> 97.0% (00188, a 3x3 island that breaks the
-# water rule, flagged either way); right but flagged 1.7 -> 1.8%, 9.6 -> 9.6%, 15.0 -> 15.0%, 13.2 ->
-# 11.8%; wrong and unflagged 0.0% on all four, as before. Round backs as well, stress 9528 and 9529
-# gained two and one more, but 9529 lost two, and everyday 9023-00116 was refused. None: no second look.
-REFINE_FROM: float | None = -5.0
-REFINE_STEP = 0.075
 # The outer ring only on a grid whose own crops already show this many whole kit tiles: moving a
 # crop that far refines an island seen, and on a grid laid over something else (a damaged photo's
 # grey, a sea of cards) it finds "tiles" in anything (`vision.mondo.looks.MIN_TILES`).
@@ -114,19 +102,14 @@ def recentre_cells(
         return out, new_quads, ()
     shifts = SHIFTS if np.count_nonzero(fit > WHOLE_TILE) >= OUTER_RING_AFTER else INNER_SHIFTS
     tries = np.concatenate([shifted_quads(quads[i], shifts) for i in doubtful])
-    tried = look(crop(tries))
-    tried_fit = kit_fit(tried, table).reshape(len(doubtful), len(shifts))
+    tried_fit = kit_fit(look(crop(tries)), table).reshape(len(doubtful), len(shifts))
     best = np.argmax(tried_fit, axis=1)
     top = tried_fit[np.arange(len(doubtful)), best]
-    chosen = tries.reshape(len(doubtful), len(shifts), 4, 2)[np.arange(len(doubtful)), best]
-    if REFINE_FROM is not None:
-        fronts = _fronts(tried, table).reshape(len(doubtful), len(shifts))[np.arange(len(doubtful)), best]
-        _refine(quads[doubtful], [shifts[b] for b in best], top, chosen, fronts, crop, look, table)
     better = (top > fit[doubtful] + GAIN_NATS) & (top > WHOLE_TILE)
     moving = doubtful[better]
     if not len(moving):
         return out, new_quads, ()
-    moved = chosen[better]
+    moved = np.stack([tries[k * len(shifts) + best[k]] for k in np.flatnonzero(better)])
     final = read(crop(moved))
     # keep a move only if the four-turn reading agrees that the tile is whole there, and the tile
     # does not lie slanted
@@ -134,7 +117,7 @@ def recentre_cells(
     keep = (final_fit > fit[moving] + GAIN_NATS) & (final_fit > WHOLE_TILE)
     # a back shows one terrain all over and fits turned crops as well as straight ones: only a
     # front says how it lies, so only the fronts about to be taken are turned
-    front = _fronts(final, table)
+    front = np.asarray(final["face"])[:, table.labels["face"].index("front")] > 0.5
     tested = np.flatnonzero(keep & front)
     if len(tested):
         turned = np.concatenate([turned_quads(q, SLANT_TURNS) for q in moved[tested]])
@@ -146,39 +129,3 @@ def recentre_cells(
             out[head][i] = final[head][j]
         new_quads[i] = moved[j]
     return out, new_quads, tuple(int(i) for i in moving[keep])
-
-
-def _fronts(probs: Mapping[str, np.ndarray], table: CandidateTable) -> np.ndarray:
-    """(n,) whether each crop reads as a tile's front (its face head)."""
-    return np.asarray(probs["face"])[:, table.labels["face"].index("front")] > 0.5
-
-
-def _refine(
-    quads: np.ndarray,
-    best: list[tuple[float, float]],
-    top: np.ndarray,
-    chosen: np.ndarray,
-    fronts: np.ndarray,
-    crop: Cropper,
-    look: Reader,
-    table: CandidateTable,
-) -> None:
-    """Where the best shift of a cell's search shows most of a tile's front but not a whole one
-    (`top` in (REFINE_FROM, WHOLE_TILE]), try REFINE_STEP round it; a better fit replaces `top` and
-    the `chosen` quad in place. Not a back: one terrain all over, it fits a crop of any textured
-    table of its hue as well, and a finer search would make tiles of it (everyday 9023-00116: a
-    lattice a third of a tile's size laid inside a desert tile, its cells read as desert backs)."""
-    near = np.flatnonzero((top > REFINE_FROM) & (top <= WHOLE_TILE) & fronts)
-    if not len(near):
-        return
-    around = [
-        tuple((best[k][0] + dx * REFINE_STEP, best[k][1] + dy * REFINE_STEP) for dx, dy in _EIGHT)
-        for k in near
-    ]
-    tries = np.concatenate([shifted_quads(quads[k], shifts) for k, shifts in zip(near, around, strict=True)])
-    tried_fit = kit_fit(look(crop(tries)), table).reshape(len(near), len(_EIGHT))
-    for j, k in enumerate(near):
-        b = int(np.argmax(tried_fit[j]))
-        if tried_fit[j, b] > top[k]:
-            top[k] = tried_fit[j, b]
-            chosen[k] = tries[j * len(_EIGHT) + b]
