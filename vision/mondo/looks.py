@@ -71,11 +71,12 @@ LOOKS_FLAG = (
 )
 # The looks' readings compared by the whole score (each part: animals, landscapes, volcanoes, empty
 # spaces, misconnections), not the total alone: a tile read in one look and not in another can leave
-# the total as it was and change its parts (stress 9530-00153: nine looks read a tile a tenth of a
-# cell off its space, asking about it, the tenth read the space as empty and asked nothing; each
-# totals 0, and the kept reading's animals, volcanoes and misconnections were wrong). On the
-# development sets (grid given) everyday 9031 (600), stress 9517, 9528, 9529 no record changed.
-# False: totals alone.
+# the total as it was and change its parts (stress 9530-00153 with a closer crop search tried on
+# 2026-12-07 and reverted: nine looks read a tile a tenth of a cell off its space and asked about
+# it, the tenth read the space as empty and asked nothing; each totals 0, the truth's, and the kept
+# reading's parts were wrong). On the development sets (grid given) everyday 9031 (600), stress
+# 9517, 9528, 9529 no record changed; fresh 9035 / 9531 (given) one right reading flagged more
+# (9531-00147), none caught. False: totals alone.
 BY_PARTS = True
 PARTS_FLAG = (
     "Looked at again, the photo read differently (the same total, {kept}, made up otherwise): check that "
@@ -131,8 +132,8 @@ def kept_reading(read: Callable[..., PhotoReading], looks: Iterator[LocatorModel
     """The reading kept of `read()` (the first net's look) and `read(locator=look)` for each of
     `looks`, drawn only while the kept reading asks for one. Where it comes from a later look with
     nothing to ask: with LOOKS_FLAG where other looks at the same grid read another total as often
-    (PARTS_FLAG: the same total, other parts), and with the doubts of a tile lying off the grid that they asked as often as not
-    (`carried_doubts`)."""
+    (PARTS_FLAG: the same total, other parts), and with the doubts of a tile lying off the grid that
+    they asked as often as not (`carried_doubts`)."""
     kept = read()
     seen = [kept]
     while asks_to_look(kept) and (locator := next(looks, None)) is not None:
