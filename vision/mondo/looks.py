@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from scoring.mondo import score_turn, single_island_turn
+from scoring.mondo import score_island
 from vision.mondo.checks import OFF_GRID_TILE, PUSHED_TILE, Check, settle, with_checks
 from vision.mondo.locator_maps import LocatorModel, darker, load_locator, rebalanced
 from vision.onnx_model import models_dir
@@ -225,7 +225,7 @@ def _scored(result: PhotoReading) -> tuple[int, tuple[int, ...]] | None:
     read no island, or refused the photo."""
     if _no_island(result) or result.refusal is not None:
         return None
-    player = score_turn(single_island_turn("island", result.reading.island)).players[0]
+    player = score_island(result.reading.island)
     return player.total, astuple(player.points) if BY_PARTS else ()
 
 
