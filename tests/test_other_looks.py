@@ -17,8 +17,8 @@ from vision.catalogs import load_catalog, tile_of
 from vision.errors import PhotoError
 from vision.locator_net import channels_stretched, grey_world
 from vision.mondo import looks as mondo_looks
-from vision.mondo.checks import NOT_TABLE, Check
 from vision.mondo import reader
+from vision.mondo.checks import NOT_TABLE, Check
 from vision.mondo.locator_maps import darker, load_locator, net_maps, rebalanced
 from vision.mondo.reader import PhotoReading, read_photo_island, read_with_locator
 from vision.photo_io import decode_photo
