@@ -1,7 +1,8 @@
 """The locator's looks at a photo, and which reading of them to keep.
 
 A reading that asks for a check, or finds no island, is made again with the second locator net
-(`second_locator`), and the one with fewer doubts is kept: the two nets miss different islands. One
+(`second_locator`), and the one with fewer doubts is kept (`doubt`: each cell asked about once, by
+its closest question's odds): the two nets miss different islands. One
 that still asks is made again by each net looking at the photo darkened (`DARKER_GAMMA`), the same
 way, and then brightened and with its colours balanced (`FURTHER_LOOKS`), unless the photo shows a
 Mediterráneo sea's colours (or, before the further looks, the sea locator finds a sea). A reading
@@ -109,11 +110,13 @@ CARRIED_HEADS = frozenset({OFF_GRID_TILE, PUSHED_TILE})
 # 9031-00506 without the darker looks, tests/test_other_looks.py). Development sets, grid given
 # (every look of every photo kept and the choice replayed, build/scratch, not committed; that replay
 # gives each set's records as `scorecam eval` does): exact everyday 9031 (600) 99.5 -> 99.5%; stress
-# 9517 97.2 -> 97.6%, 9528 98.2 -> 98.0%, 9529 97.4 -> 97.6%, 9530 96.6 -> 96.8% (7 gained, 4 lost of
-# 2,000); wrong and unflagged as before on each (0.0%, 9530 0.2%); right but flagged 1.7% as before,
-# 13.2 -> 13.6%, 9.6 -> 9.4%, 15.2 -> 15.4%, 13.6 -> 13.8%. A presence question weighed by its odds too: 99.3%
-# everyday (9031-00571: a look asking one at 78 / 22 that left a tile out was kept), stress 7 gained,
-# 2 lost. False: the flags counted.
+# 9517 97.2 -> 97.6%, 9528 98.2 -> 98.0%, 9529 97.4 -> 97.6%, 9530 96.6 -> 96.8% (7 gained, 4 lost
+# of 2,000); wrong and unflagged as before on each (0.0%, 9530 0.2%); right but flagged 1.7% as
+# before, 13.2 -> 13.6%, 9.6 -> 9.4%, 15.2 -> 15.4%, 13.6 -> 13.8%. A presence question weighed by
+# its odds too: 99.3% everyday (9031-00571: a look asking one at 78 / 22 that left a tile out was
+# kept), stress 7 gained, 2 lost. Fresh 9036 / 9532, grid given: no score moved on 9036; on 9532
+# two islands found that were not, two readings asked about either way lost (96.6% exact either
+# way). False: the flags counted.
 WEIGHED_DOUBTS = True
 WHOLE_DOUBT = 0.5
 WHOLE_DOUBT_HEADS: frozenset[str] = frozenset({PRESENT})
@@ -241,8 +244,8 @@ def fewer_doubts(second: PhotoReading, first: PhotoReading) -> bool:
 def doubt(reading: IslandReading) -> float:
     """How doubtful a reading is, to choose between looks (WEIGHED_DOUBTS; else its flags counted):
     each cell asked about once, as much as its closest question's runner-up weighs (WHOLE_DOUBT or
-    more: one doubt; a question of a whole tile, with no odds: one), and one for each flag that asks
-    of no cell (the grid uncertain)."""
+    more: one doubt; a question of a whole tile, with no odds or of WHOLE_DOUBT_HEADS: one), and one
+    for each flag that asks of no cell (the grid uncertain)."""
     if not WEIGHED_DOUBTS:
         return float(len(reading.flags))
     asked = {check.text for check in reading.checks}
