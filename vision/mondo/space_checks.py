@@ -104,29 +104,37 @@ def without_slanted_tiles(
                 del slants[cell]
                 if ASK_TURNED_FIT is not None and turned > ASK_TURNED_FIT:
                     doubted.append(cell)
-    turned = set(slants)
-    if not turned:
+    if not slants:
         return _asking_off_grid(reading, doubted)
-    kept = tuple(t for t in island.tiles if t.cell not in turned)
+    return _asking_off_grid(taken_out_as_slanted(reading, set(slants)), doubted)
+
+
+def taken_out_as_slanted(reading: IslandReading, slanted: set[tuple[int, int]]) -> IslandReading:
+    """The reading with the tiles of `slanted` taken out as loose tiles lying slanted across their
+    spaces: each space read as empty, with a check (`checks.SLANTED_TILE`) that asks whether its tile
+    is the island's after all, with the score if it is. The checks on those tiles go with them; the
+    others are settled again on the island without them."""
+    island = reading.island
+    kept = tuple(t for t in island.tiles if t.cell not in slanted)
     left = Island(island.grid, kept)
-    cells = tuple(replace(c, source="empty") if (c.row, c.col) in turned else c for c in reading.cells)
+    cells = tuple(replace(c, source="empty") if (c.row, c.col) in slanted else c for c in reading.cells)
     new = settle(
         left,
-        [Check(r, c, SLANTED_TILE, ()) for r, c in sorted(turned)],
-        {cell: island.tile_at(*cell) for cell in turned},
+        [Check(r, c, SLANTED_TILE, ()) for r, c in sorted(slanted)],
+        {cell: island.tile_at(*cell) for cell in slanted},
     )
     # the other checks, settled again on the island without those tiles, but for those that need the
     # decoder's tile for a space read as empty, which the reading does not keep: they stay as they were
     others = []
     for check in reading.checks:
-        if (check.row, check.col) not in turned:
+        if (check.row, check.col) not in slanted:
             (again,) = settle(left, [check])
             others.append(check if again.not_possible and not check.not_possible else again)
     checks = tuple(sorted((*others, *new), key=lambda c: (c.row, c.col)))
     asked = {c.text for c in reading.checks}
     own = tuple(f for f in reading.flags if f not in asked)  # the island's own flags stay first
     flags = own + tuple(c.text for c in checks)
-    return _asking_off_grid(replace(reading, island=left, cells=cells, checks=checks, flags=flags), doubted)
+    return replace(reading, island=left, cells=cells, checks=checks, flags=flags)
 
 
 def _asking_off_grid(reading: IslandReading, cells: list[tuple[int, int]]) -> IslandReading:
