@@ -377,7 +377,9 @@ def test_a_tile_the_looks_took_out_as_slanted_is_taken_out_of_the_look_kept(some
     elsewhere = replace(took_out, quad=took_out.quad + (took_out.quad[1] - took_out.quad[0]) / 3)
     carried = mondo_looks.carried_slants
     assert carried(doubting, [took_out, doubting]) == {cell}
-    assert carried(doubting_loose, [took_out, doubting_loose, doubting]) == {cell}
+    # the water rule's question (a tile breaking it beside an empty space) is the rule's doubt, not the photo's
+    assert carried(doubting_loose, [took_out, doubting_loose]) == set()
+    assert carried(doubting, [took_out, took_out, doubting_loose, doubting]) == {cell}
     assert carried(whole, [took_out, whole]) == set()  # a look that asks nothing of it: one against one
     assert carried(whole, [took_out, took_out, whole]) == {cell}
     assert carried(counting, [took_out, counting]) == set()

@@ -25,7 +25,6 @@ import numpy as np
 
 from scoring.mondo import score_island
 from vision.mondo.checks import (
-    LOOSE_TILE,
     OFF_GRID_TILE,
     PUSHED_TILE,
     SLANTED_TILE,
@@ -113,16 +112,18 @@ CARRIED_HEADS = frozenset({OFF_GRID_TILE, PUSHED_TILE})
 # the slant keeps it as the island's, and can be kept for asking less (stress 9517-00070: three looks
 # took a loose tile 20 degrees off out, three kept it and asked whether a tile is there at all, one of
 # those asked least and was kept). Where the looks at the kept grid took a tile of it out more often
-# than they read it there without doubting it (`TILE_DOUBTS`: is a tile there, is it a loose one), it
-# is taken out of the kept reading too, asked about as they asked. Looks that doubt a tile do not
-# vote for it; a look that read it with nothing asked of it, or asked only its animals, does (9530-00028:
-# one look took a tile of the island out, the next read it asking nothing; 9528-00308: three took it
-# out, five read it asking its animals). Development sets, grid given, the looks' choice replayed:
-# everyday 9031 (600) no record changed; stress 9517, 9528, 9530 one gained each (00070, 00147,
-# 00293, flagged either way), 9529 none; grid detected, 250 photos each of 9528 and 9530: no record
-# changed. False: the kept look's own reading.
+# than they read it there without doubting it (`TILE_DOUBTS`: is a tile there, does it lie off the
+# grid as a loose one does), it is taken out of the kept reading too, asked about as they asked.
+# Looks that doubt a tile do not vote for it; a look that read it with nothing asked of it, or asked
+# only its animals, or only the water rule's question (a tile breaking the rule beside an empty space:
+# the rule's doubt, not the photo's), does (9530-00028: one look took a tile of the island out, the
+# next read it asking nothing; 9528-00308: three took it out, five read it asking its animals;
+# 9530-00127 with the grid detected: one took it out, five asked the water rule's question).
+# Development sets, the looks' choice replayed: grid given, everyday 9031 (600) no record changed;
+# stress 9517, 9528, 9530 one gained each (00070, 00147, 00293, flagged either way), 9529 none; grid
+# detected, 250 photos each of 9528 and 9530: no record changed. False: the kept look's own reading.
 CARRY_SLANTS = True
-TILE_DOUBTS = frozenset({PRESENT, LOOSE_TILE, OFF_GRID_TILE})
+TILE_DOUBTS = frozenset({PRESENT, OFF_GRID_TILE})
 
 
 # How much doubt a look's reading carries where looks are compared (`fewer_doubts`, `doubt`): each
