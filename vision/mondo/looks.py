@@ -24,14 +24,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from scoring.mondo import score_island
-from vision.mondo.checks import (
-    OFF_GRID_TILE,
-    PUSHED_TILE,
-    SLANTED_TILE,
-    Check,
-    settle,
-    with_checks,
-)
+from vision.mondo.checks import OFF_GRID_TILE, PUSHED_TILE, SLANTED_TILE, Check, settle, with_checks
 from vision.mondo.decode import PRESENT
 from vision.mondo.locator_maps import LocatorModel, darker, load_locator, rebalanced
 from vision.mondo.space_checks import taken_out_as_slanted
