@@ -17,7 +17,7 @@ read it without doubt is taken out of the kept reading too (`CARRY_SLANTS`).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import astuple, replace
 from typing import TYPE_CHECKING
 
@@ -246,18 +246,16 @@ def carried_slants(kept: IslandReading, readings: list[IslandReading | None]) ->
     alike = [r for r in readings if r is not None and _same_place(r, kept)]
     slanted = set()
     for tile in kept.island.tiles:
-        out = sum(
-            any(c.head == SLANTED_TILE and (c.row, c.col) == tile.cell for c in r.checks) for r in alike
-        )
-        sure = sum(_held(r, *tile.cell) and not _doubted(r, *tile.cell) for r in alike)
+        out = sum(_asks(r, tile.cell, {SLANTED_TILE}) for r in alike)
+        sure = sum(_held(r, *tile.cell) and not _asks(r, tile.cell, TILE_DOUBTS) for r in alike)
         if out > sure:
             slanted.add(tile.cell)
     return slanted
 
 
-def _doubted(reading: IslandReading, row: int, col: int) -> bool:
-    """Whether the reading asks whether its tile at (row, col) is the island's (`TILE_DOUBTS`)."""
-    return any(c.head in TILE_DOUBTS and (c.row, c.col) == (row, col) for c in reading.checks)
+def _asks(reading: IslandReading, cell: tuple[int, int], heads: Collection[str]) -> bool:
+    """Whether the reading has a check of one of `heads` on `cell`."""
+    return any(c.head in heads and (c.row, c.col) == cell for c in reading.checks)
 
 
 def _held(reading: IslandReading, row: int, col: int) -> bool:
