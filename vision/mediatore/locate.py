@@ -11,8 +11,9 @@ Read scale-free: the whole photo is searched at the net's input size (512 px lon
 corners come out under SMALL_BOX (most photos: cards far away, a loose heap in a corner of the
 frame), the part of the photo that holds them, and every weaker trace of a corner (REGION_MIN), is
 searched again, zoomed so that the boxes come out ~TARGET_BOX px long (from a finer decode of the
-photo where the reduced view is not enough), but the large regions' boxes (``_typical_long``) never
-past BOX_MAX; once more where that look's boxes still came out small. Boxes an earlier look found
+photo where the reduced view is not enough, in tiles where one picture would be too large:
+``_allowed``), but the large regions' boxes (``_typical_long``) never past BOX_MAX; once more where
+that look's boxes still came out small. Boxes an earlier look found
 that come out too large for a zoomed one are kept beside its corners (``_too_large``); where no look
 found anything, the whole photo is searched once more at RESCUE_LONG px (cards far away). The net
 learns at that scale (``vision.training.mediatore_data``: windows whose boxes are 28-100 px long).
@@ -47,7 +48,14 @@ ZOOM_LOOKS = 2  # zoomed looks at most: a second where the first one's boxes sti
 ZOOM_KEEP = 0.8
 MIN_AREA = 2  # map px: a smaller region is noise
 SMALL_BOX = 52.0  # input px: corner boxes whose long side is under this are searched again, zoomed
-ZOOM_LONG_MAX = 1600  # the zoomed look's picture, long side at most (px)
+ZOOM_LONG_MAX = 1600  # the zoomed look's picture, long side at most (px): a larger look is cut in tiles
+# a zoomed look that one picture of ZOOM_LONG_MAX would hold under this share of the factor it asks is
+# taken in tiles: small cards spread over much of the frame came out ~30 px, where the net misses
+# corners (on the stress development photos, seed 9671, 26 photos held under 0.7 of their factor had
+# 48 of the 66 cards missed; 00147: a 1 of spade alone in a hand's shadow, found at ~60 px) ...
+TILE_FROM = 0.75
+ZOOM_AREA_MAX = 4.0e6  # ... as asked, but all its tiles at most this many px (the net's time grows with it)
+TILE_OVERLAP = 160  # picture px: tiles overlap by this, so that a corner box (~TARGET_BOX) lies whole in one
 # where no look found a corner, the whole photo is looked at once more this large (px, long side): cards
 # far away (on the development photos, seed 9670, 00176: 40 cards filling 3% of the frame, boxes ~6 px
 # at the first look and ~12 at the second, found at ~23) are found there, then zoomed in on
@@ -208,12 +216,53 @@ def _look(
 ) -> tuple[list[Corner], list[Corner]]:
     """The corners in ``region`` of the view looked at ``factor`` picture px per view px, from a finer
     decode where the look needs more than the view has (small cards in a 12 MP photo); and, with
-    ``weak``, the weaker traces of corners from that probability (else none)."""
-    x0, y0, x1, y1 = region
+    ``weak``, the weaker traces of corners from that probability (else none). A picture longer than
+    ZOOM_LONG_MAX is looked at in tiles (``_tiles``), each corner kept from the tile answering for it."""
     fine, fine_scale = photo.at_scale(photo.scale / factor) if factor > 1 else (photo.image, photo.scale)
     g = photo.scale / fine_scale  # fine px per view px
-    part = fine[int(y0 * g) : int(y1 * g), int(x0 * g) : int(x1 * g)]
-    return _search(model, part, factor / g, np.array([x0, y0], np.float64), unit=1.0 / g, weak=weak)
+    corners: list[Corner] = []
+    weak_corners: list[Corner] = []
+    for tile, core in _tiles(region, factor):
+        x0, y0, x1, y1 = tile
+        part = fine[int(y0 * g) : int(y1 * g), int(x0 * g) : int(x1 * g)]
+        found, traces = _search(
+            model, part, factor / g, np.array([x0, y0], np.float64), unit=1.0 / g, weak=weak
+        )
+        corners += [c for c in found if _inside(c.spot, core)]
+        weak_corners += [c for c in traces if _inside(c.spot, core)]
+    return corners, weak_corners
+
+
+def _tiles(region: tuple[int, int, int, int], factor: float) -> list[tuple[tuple, tuple]]:
+    """``region`` cut into tiles whose pictures at ``factor`` are at most ZOOM_LONG_MAX long, overlapping
+    by TILE_OVERLAP picture px, each with the part it answers for (its core: the tiles' cores cover the
+    region once, and a corner box lies whole in the tile whose core holds its centre)."""
+    x0, y0, x1, y1 = region
+    out = []
+    xs, ys = _cuts(x0, x1, factor), _cuts(y0, y1, factor)
+    for a0, a1, c0, c1 in ys:
+        for b0, b1, d0, d1 in xs:
+            out.append(((b0, a0, b1, a1), (d0, c0, d1, c1)))
+    return out
+
+
+def _cuts(lo: int, hi: int, factor: float) -> list[tuple[int, int, float, float]]:
+    """One side of ``_tiles``: (start, end, core start, core end) in view px."""
+    n = max(1, int(np.ceil(((hi - lo) * factor - TILE_OVERLAP) / (ZOOM_LONG_MAX - TILE_OVERLAP))))
+    if n == 1:
+        return [(lo, hi, float("-inf"), float("inf"))]
+    step = (hi - lo) / n
+    half = TILE_OVERLAP / 2 / factor
+    out = []
+    for k in range(n):
+        a, b = lo + k * step, lo + (k + 1) * step
+        out.append((max(lo, int(a - half)), min(hi, int(np.ceil(b + half))),
+                    float("-inf") if k == 0 else a, float("inf") if k == n - 1 else b))  # fmt: skip
+    return out
+
+
+def _inside(s: Spot, core: tuple[float, float, float, float]) -> bool:
+    return core[0] <= s.x < core[2] and core[1] <= s.y < core[3]
 
 
 def _zoom(
@@ -254,6 +303,23 @@ def _too_large(before: list[Corner], now: list[Corner], factor: float) -> list[C
     return out
 
 
+def _allowed(region: tuple[int, int, int, int], factor: float, found: list[Corner]) -> float:
+    """The factor a zoomed look of ``region`` takes when ``factor`` is asked: as asked where its picture
+    is at most ZOOM_LONG_MAX long; held to that where this leaves at least TILE_FROM of the factor
+    asked (boxes a little small, within what the net learnt) or where a box found surely (CARRY_SCORE)
+    would come out past BOX_MAX (large cards near the camera); else looked at in tiles, as asked but
+    for ZOOM_AREA_MAX px in all."""
+    w, h = region[2] - region[0], region[3] - region[1]
+    capped = min(factor, ZOOM_LONG_MAX / max(w, h, 1))
+    if capped >= TILE_FROM * factor:
+        return capped
+    tiled = min(factor, float(np.sqrt(ZOOM_AREA_MAX / max(w * h, 1))))
+    sure = [c.spot.long for c in found if c.score >= CARRY_SCORE]
+    if sure and max(sure) * tiled > BOX_MAX:
+        return capped
+    return max(capped, tiled)
+
+
 def _zoom_in(
     photo: Photo,
     model: LocatorModel,
@@ -271,7 +337,7 @@ def _zoom_in(
         if plan is None:
             break
         region, factor = plan
-        factor = min(factor, ZOOM_LONG_MAX / max(region[2] - region[0], region[3] - region[1]))
+        factor = _allowed(region, factor, best)
         if factor <= at * 1.2:
             break
         corners, weak = _look(photo, model, region, factor, REGION_MIN if follow_weak else None)
