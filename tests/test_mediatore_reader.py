@@ -233,6 +233,25 @@ def test_a_card_read_unsurely_is_read_on_crops_round_it_and_a_misread_goes(index
     assert {c.id for c in cards} - pile == {misread}
 
 
+def test_a_corner_read_as_no_card_surely_is_read_on_crops_round_it_and_asks_no_more(monkeypatch):
+    """Development photo 9670-00091 (every card that shows read): one corner found was read as no card
+    surely enough to count, and the reading asked about it ("1 corner found but not read surely");
+    read on the crops round it, averaged, it reads as nothing to count and the reading asks nothing."""
+    import vision.mediatore.reader as reader
+    from vision.photo_io import decode_photo
+    from vision.synth.dataset import make_scene
+
+    scene = make_scene("mediatore", 9670, 91, 4000)
+    pile, seen = set(scene.truth["board"]["cards"]), set(scene.truth["board"]["seen"])
+    cards, reading = read_cards(decode_photo(scene.jpeg))
+    assert seen <= {c.id for c in cards} <= pile
+    assert reading.flags == () and reading.unsure == ()
+    monkeypatch.setattr(reader, "AVERAGE_UNSURE", False)
+    cards, reading = read_cards(decode_photo(scene.jpeg))
+    assert seen <= {c.id for c in cards} <= pile
+    assert reading.flags == ("1 corner found but not read surely enough to count",)
+
+
 def test_a_photo_with_no_cards_says_so(tmp_path):
     path = tmp_path / "table.jpg"
     rng = np.random.default_rng(5)
