@@ -13,13 +13,13 @@ frame), the part of the photo that holds them, and every weaker trace of a corne
 searched again, zoomed so that the boxes come out ~TARGET_BOX px long (from a finer decode of the
 photo where the reduced view is not enough, in tiles where one picture would be too large:
 ``_allowed``), but the large regions' boxes (``_typical_long``) never past BOX_MAX; once more where
-that look's boxes still came out small. Boxes an earlier look found
-that come out too large for a zoomed one are kept beside its corners (``_too_large``); where no look
-found anything, the whole photo is searched once more at RESCUE_LONG px (cards far away). The net
-learns at that scale (``vision.training.mediatore_data``: windows whose boxes are 28-100 px long).
-Larger boxes in the zoomed look are found more often and their regions have more pixels (on the
-development photos, seed 9660: 30 px boxes 89.3% of the cards that show read, 56 px 96.4%, with the
-reader's refinements), at the cost of a larger picture for the net: most of the reader's time.
+that look's boxes still came out small. Boxes an earlier look found that come out too large for a
+zoomed one are kept beside its corners (``_too_large``); where no look found anything, the whole
+photo is searched once more at RESCUE_LONG px (cards far away). The net learns at that scale
+(``vision.training.mediatore_data``: windows whose boxes are 28-100 px long). Larger boxes in the
+zoomed look are found more often and their regions have more pixels (on the development photos, seed
+9660: 30 px boxes 89.3% of the cards that show read, 56 px 96.4%, with the reader's refinements), at
+the cost of a larger picture for the net: most of the reader's time.
 """
 
 from __future__ import annotations
@@ -52,7 +52,9 @@ ZOOM_LONG_MAX = 1600  # the zoomed look's picture, long side at most (px): a lar
 # a zoomed look that one picture of ZOOM_LONG_MAX would hold under this share of the factor it asks is
 # taken in tiles: small cards spread over much of the frame came out ~30 px, where the net misses
 # corners (on the stress development photos, seed 9671, 26 photos held under 0.7 of their factor had
-# 48 of the 66 cards missed; 00147: a 1 of spade alone in a hand's shadow, found at ~60 px) ...
+# 48 of the 66 cards missed; 00147: a 1 of spade alone in a hand's shadow, found at ~60 px; on two
+# fresh pairs, seeds 9684 / 9685 and 9686 / 9687, level with the single picture: as many sides right,
+# 12 more cards read right, 3 more misread) ...
 TILE_FROM = 0.75
 ZOOM_AREA_MAX = 4.0e6  # ... as asked, but all its tiles at most this many px (the net's time grows with it)
 TILE_OVERLAP = 160  # picture px: tiles overlap by this, so that a corner box (~TARGET_BOX) lies whole in one

@@ -72,7 +72,8 @@ READ_MIN_AVERAGED = 0.5
 # from READ_MIN as a single crop is: most such corners then read as no corner or as a card read there
 # surely, and the flag "N corners found but not read surely" asks less often (on the development photos,
 # seeds 9670, 9671, 9684 and 9685: right but flagged 26.7 -> 24.0%, 25.6 -> 23.1%, 26.7 -> 23.4%,
-# 41.2 -> 36.5%; 7 cards more read, none misread, no side's count changed)
+# 41.2 -> 36.5%; 7 cards more read, none misread, no side's count changed; fresh, 9686 and 9687:
+# 27.1 -> 21.9%, 38.4 -> 32.6%, nothing else changed but 3 cards more read)
 AVERAGE_UNSURE = True
 RESIZE_MIN = 0.05  # a corner is read again at its neighbours' size when that is this much different
 # a corner not read surely whose axis the edges round it turned more than this (degrees) from the
