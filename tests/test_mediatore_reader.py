@@ -252,6 +252,27 @@ def test_a_corner_read_as_no_card_surely_is_read_on_crops_round_it_and_asks_no_m
     assert reading.flags == ("1 corner found but not read surely enough to count",)
 
 
+def test_cards_behind_a_large_false_corner_are_found_looking_again_as_if_nothing_was_found(monkeypatch):
+    """Fresh photo 9686-00042 (spent): a grid of 28 cards in a shadow, small in the frame; the first
+    look found three corners surely, one of them a large region on the edge of a patch of sunlight,
+    which held the zoomed looks back (no box past BOX_MAX), and none of the three read as a card: the
+    photo was refused. Looked at again as though the first look had found nothing surely, every card
+    is read, nothing flagged."""
+    import vision.mediatore.reader as reader
+    from vision.errors import PhotoError
+    from vision.photo_io import decode_photo
+    from vision.synth.dataset import make_scene
+
+    scene = make_scene("mediatore", 9686, 42, 4000)
+    seen = set(scene.truth["board"]["seen"])
+    cards, reading = read_cards(decode_photo(scene.jpeg))
+    assert {c.id for c in cards} == seen and reading.flags == ()
+    first_look_only = reader.locate_corners
+    monkeypatch.setattr(reader, "locate_corners", lambda photo, model, **_: first_look_only(photo, model))
+    with pytest.raises(PhotoError, match="no Mediatore cards found"):
+        read_cards(decode_photo(scene.jpeg))
+
+
 def test_a_photo_with_no_cards_says_so(tmp_path):
     path = tmp_path / "table.jpg"
     rng = np.random.default_rng(5)

@@ -356,12 +356,14 @@ def _zoom_in(
     return best + kept, zoomed, at
 
 
-def locate_corners(photo: Photo, model: LocatorModel | None = None) -> Found:
+def locate_corners(photo: Photo, model: LocatorModel | None = None, *, as_if_none: bool = False) -> Found:
     """The corners in ``photo`` whose index shows (view px of ``photo.image``): the whole photo looked
     at the net's size, then zoomed where it found corners (sure or weak) until their boxes come out
     about TARGET_BOX long; at most ZOOM_LOOKS zoomed looks (a second where the first one's boxes came
     out still small: the first look's sizes are rough, and where it found no corner surely it looked
-    at the whole photo at twice its scale, and then also where that look saw weak traces)."""
+    at the whole photo at twice its scale, and then also where that look saw weak traces).
+    ``as_if_none``: the first look's corners set aside, as though it had found none surely (what the
+    reader asks when no corner found reads as a card: ``reader.read_cards``)."""
     model = model or load_locator()
     long_side = int(model.meta["input"]["long_side"])
     zoom = float(model.meta["input"].get("zoom", 2.0))
@@ -369,6 +371,8 @@ def locate_corners(photo: Photo, model: LocatorModel | None = None) -> Found:
     shape = view.shape[:2]
     f = long_side / max(shape)
     found, weak = _search(model, view, f, np.zeros(2), weak=REGION_MIN)
+    if as_if_none:
+        found = []
     # nothing surely: the whole photo at twice the scale (looking only round the weak traces left the
     # cards whose corners left none unsearched: 9671-00039, two fans of four, nothing flagged)
     plan = _zoom(found, weak, shape, f, zoom * f) if found else ((0, 0, shape[1], shape[0]), zoom * f)

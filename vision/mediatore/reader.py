@@ -344,6 +344,13 @@ def read_cards(
         raise PhotoError(NO_CARDS, kind="no_board")
     model = corners or load_corner_model()
     reads = _trusted(found.corners, _read_corners(photo, model, [c.spot for c in found.corners]))
+    if not any(r.card for r in reads):
+        # no corner found reads as a card: a few large regions (the edge of a patch of sunlight, a
+        # print) can hold every zoomed look back (``locate._zoom``'s BOX_MAX) from small cards that
+        # the first look saw only weakly (fresh 9686-00042: 28 cards in a shadow, refused); look
+        # again as though the first look had found nothing surely
+        found = locate_corners(photo, locator, as_if_none=True)
+        reads = _trusted(found.corners, _read_corners(photo, model, [c.spot for c in found.corners]))
     t2 = time.perf_counter()
     if not any(r.card for r in reads):
         raise PhotoError(NO_CARDS, kind="no_board")
