@@ -170,3 +170,24 @@ def test_a_card_in_a_hands_shadow_among_small_cards_is_found_by_the_look_in_tile
     assert hits == shown, (hits, shown)
     monkeypatch.setattr(locate, "TILE_FROM", 0.0)
     assert _shown_found(9671, 147, World(stress=True))[1] < shown
+
+
+def test_a_zoomed_look_finding_fewer_corners_but_more_of_them_surely_is_kept(monkeypatch):
+    """Fresh photo 9686-00039 (spent): the first look saw a fan of 12 cards faintly, 18 regions none
+    surer than 0.85; the zoomed look found 14, most at ~0.93, the 2 of denari among them. Fewer than
+    ZOOM_KEEP of the first look's count, it was dropped and the card missed; it is kept now, as it
+    found more corners surely. A zoomed look finding fewer and no surer still is not."""
+    from types import SimpleNamespace
+
+    faint = [_corner(100 + 10 * i, 100, score=0.75) for i in range(18)]
+    zoomed = [_corner(100 + 10 * i, 100, score=0.93) for i in range(14)]
+    monkeypatch.setattr(locate, "_look", lambda photo, model, region, factor, weak=None: (zoomed, []))
+    photo = SimpleNamespace(image=np.zeros((750, 1000, 3), np.uint8))
+    plan = ((0, 0, 400, 300), 3.0)
+    best, was_zoomed, _ = locate._zoom_in(photo, None, plan, faint, 1.0)
+    assert was_zoomed and [c.score for c in best] == [0.93] * 14
+    zoomed = [_corner(100 + 10 * i, 100, score=0.75) for i in range(14)]
+    assert locate._zoom_in(photo, None, plan, faint, 1.0)[0] == faint
+    monkeypatch.setattr(locate, "KEEP_SURER", False)
+    zoomed = [_corner(100 + 10 * i, 100, score=0.93) for i in range(14)]
+    assert locate._zoom_in(photo, None, plan, faint, 1.0)[0] == faint
