@@ -380,9 +380,8 @@ def locate_corners(photo: Photo, model: LocatorModel | None = None, *, as_if_non
     view = photo.image
     shape = view.shape[:2]
     f = long_side / max(shape)
-    found, weak = _search(model, view, f, np.zeros(2), weak=REGION_MIN)
-    if as_if_none:
-        found = []
+    # (``as_if_none``: the first look is not taken at all, its weak traces unused where it found none)
+    found, weak = ([], []) if as_if_none else _search(model, view, f, np.zeros(2), weak=REGION_MIN)
     # nothing surely: the whole photo at twice the scale (looking only round the weak traces left the
     # cards whose corners left none unsearched: 9671-00039, two fans of four, nothing flagged)
     plan = _zoom(found, weak, shape, f, zoom * f) if found else ((0, 0, shape[1], shape[0]), zoom * f)
