@@ -13,9 +13,11 @@ frame), the part of the photo that holds them, and every weaker trace of a corne
 searched again, zoomed so that the boxes come out ~TARGET_BOX px long (from a finer decode of the
 photo where the reduced view is not enough, in tiles where one picture would be too large:
 ``_allowed``), but the large regions' boxes (``_typical_long``) never past BOX_MAX; once more where
-that look's boxes still came out small. Boxes an earlier look found that come out too large for a
-zoomed one are kept beside its corners (``_too_large``); where no look found anything, the whole
-photo is searched once more at RESCUE_LONG px (cards far away). The net learns at that scale
+that look's boxes still came out small. Where the first look found no corner surely, or only a few
+small ones (FEW_SURE), the whole photo is looked at twice as large before zooming. Boxes an earlier
+look found that come out too large for a zoomed one are kept beside its corners (``_too_large``);
+where no look found anything, the whole photo is searched once more at RESCUE_LONG px (cards far
+away). The net learns at that scale
 (``vision.training.mediatore_data``: windows whose boxes are 28-100 px long). Larger boxes in the
 zoomed look are found more often and their regions have more pixels (on the development photos, seed
 9660: 30 px boxes 89.3% of the cards that show read, 56 px 96.4%, with the reader's refinements), at
@@ -66,6 +68,13 @@ TILE_OVERLAP = 160  # picture px: tiles overlap by this, so that a corner box (~
 # far away (on the development photos, seed 9670, 00176: 40 cards filling 3% of the frame, boxes ~6 px
 # at the first look and ~12 at the second, found at ~23) are found there, then zoomed in on
 RESCUE_LONG = 2048
+# a first look that finds fewer corners than this surely, their boxes small, is taken as one that found
+# none: the whole photo looked at twice as large, with one zoomed look more (kept only where it finds
+# as many corners, else the zoomed looks go round the first look's as before). At the first look a
+# small card's box is ~6 px: a few corners of one fan seen, the rest of the cards left no trace, and
+# the zoomed looks never went there (on the spent fresh photos, seed 9688, 18 of 500 photos whose
+# first look found under 6 held 31 of the 52 legible cards not read right: 00227, 00496 ...)
+FEW_SURE = 6
 TARGET_BOX = 56.0  # input px: the zoomed look brings the corner boxes to about this long side
 BOX_MAX = 100.0  # input px: ... and never the boxes of the large regions past this (``_typical_long``)
 # a corner an earlier look found whose box comes out past this at a zoomed look (input px; the net
@@ -339,13 +348,14 @@ def _zoom_in(
     best: list[Corner],
     at: float,
     follow_weak: bool = False,
+    looks: int = ZOOM_LOOKS,
 ) -> tuple[list[Corner], bool, float]:
-    """The zoomed looks (at most ZOOM_LOOKS) that ``plan`` starts, from corners ``best`` found at ``at``
+    """The zoomed looks (at most ``looks``) that ``plan`` starts, from corners ``best`` found at ``at``
     picture px per view px: the corners of the last look kept (with those of earlier looks too large
     for it, ``_too_large``), whether one was, and its factor."""
     shape = photo.image.shape[:2]
     zoomed, kept = False, []  # kept: corners of earlier looks too large for the later ones
-    for _ in range(ZOOM_LOOKS):
+    for _ in range(looks):
         if plan is None:
             break
         region, factor = plan
@@ -370,8 +380,9 @@ def locate_corners(photo: Photo, model: LocatorModel | None = None, *, as_if_non
     """The corners in ``photo`` whose index shows (view px of ``photo.image``): the whole photo looked
     at the net's size, then zoomed where it found corners (sure or weak) until their boxes come out
     about TARGET_BOX long; at most ZOOM_LOOKS zoomed looks (a second where the first one's boxes came
-    out still small: the first look's sizes are rough, and where it found no corner surely it looked
-    at the whole photo at twice its scale, and then also where that look saw weak traces).
+    out still small: the first look's sizes are rough, and where it found no corner surely, or fewer
+    than FEW_SURE small ones, it looked at the whole photo at twice its scale, and then also where that
+    look saw weak traces).
     ``as_if_none``: the first look's corners set aside, as though it had found none surely (what the
     reader asks when no corner found reads as a card: ``reader.read_cards``)."""
     model = model or load_locator()
@@ -382,10 +393,20 @@ def locate_corners(photo: Photo, model: LocatorModel | None = None, *, as_if_non
     f = long_side / max(shape)
     # (``as_if_none``: the first look is not taken at all, its weak traces unused where it found none)
     found, weak = ([], []) if as_if_none else _search(model, view, f, np.zeros(2), weak=REGION_MIN)
-    # nothing surely: the whole photo at twice the scale (looking only round the weak traces left the
-    # cards whose corners left none unsearched: 9671-00039, two fans of four, nothing flagged)
-    plan = _zoom(found, weak, shape, f, zoom * f) if found else ((0, 0, shape[1], shape[0]), zoom * f)
-    best, zoomed, at = _zoom_in(photo, model, plan, found, f, follow_weak=not found)
+    plan = _zoom(found, weak, shape, f, zoom * f) if found else None
+    whole = ((0, 0, shape[1], shape[0]), zoom * f)
+    if not found:
+        # nothing surely: the whole photo at twice the scale (looking only round the weak traces left
+        # the cards whose corners left none unsearched: 9671-00039, two fans of four, nothing flagged)
+        best, zoomed, at = _zoom_in(photo, model, whole, found, f, follow_weak=True)
+    elif plan is not None and len(found) < FEW_SURE:
+        # a few small corners: as though none were found, with a look more for the whole photo's; where
+        # that finds fewer (a textured table: 9684-00299), round the first look's corners as usual
+        best, zoomed, at = _zoom_in(photo, model, whole, found, f, follow_weak=True, looks=ZOOM_LOOKS + 1)
+        if not zoomed:
+            best, zoomed, at = _zoom_in(photo, model, plan, found, f)
+    else:
+        best, zoomed, at = _zoom_in(photo, model, plan, found, f)
     if not best and RESCUE_LONG / max(shape) > at * 1.2:
         # nothing anywhere: the cards may lie far away, their boxes a few px at every look so far
         at = RESCUE_LONG / max(shape)
