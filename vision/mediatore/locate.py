@@ -73,7 +73,8 @@ RESCUE_LONG = 2048
 # as many corners, else the zoomed looks go round the first look's as before). At the first look a
 # small card's box is ~6 px: a few corners of one fan seen, the rest of the cards left no trace, and
 # the zoomed looks never went there (on the spent fresh photos, seed 9688, 18 of 500 photos whose
-# first look found under 6 held 31 of the 52 legible cards not read right: 00227, 00496 ...)
+# first look found under 6 held 31 of the 52 legible cards not read right: 00227, 00496 ...; measured
+# once on fresh 9690 / 9691: 13 more stress cards read, no side's count changed)
 FEW_SURE = 6
 TARGET_BOX = 56.0  # input px: the zoomed look brings the corner boxes to about this long side
 BOX_MAX = 100.0  # input px: ... and never the boxes of the large regions past this (``_typical_long``)
