@@ -17,11 +17,11 @@ that look's boxes still came out small. Where the first look found no corner sur
 small ones (FEW_SURE), the whole photo is looked at twice as large before zooming. Boxes an earlier
 look found that come out too large for a zoomed one are kept beside its corners (``_too_large``);
 where no look found anything, the whole photo is searched once more at RESCUE_LONG px (cards far
-away). The net learns at that scale
-(``vision.training.mediatore_data``: windows whose boxes are 28-100 px long). Larger boxes in the
-zoomed look are found more often and their regions have more pixels (on the development photos, seed
-9660: 30 px boxes 89.3% of the cards that show read, 56 px 96.4%, with the reader's refinements), at
-the cost of a larger picture for the net: most of the reader's time.
+away). The net learns at that scale (``vision.training.mediatore_data``: windows whose boxes are
+28-100 px long). Larger boxes in the zoomed look are found more often and their regions have more
+pixels (on the development photos, seed 9660: 30 px boxes 89.3% of the cards that show read, 56 px
+96.4%, with the reader's refinements), at the cost of a larger picture for the net: most of the
+reader's time.
 """
 
 from __future__ import annotations
@@ -68,13 +68,14 @@ TILE_OVERLAP = 160  # picture px: tiles overlap by this, so that a corner box (~
 # far away (on the development photos, seed 9670, 00176: 40 cards filling 3% of the frame, boxes ~6 px
 # at the first look and ~12 at the second, found at ~23) are found there, then zoomed in on
 RESCUE_LONG = 2048
-# a first look that finds fewer corners than this surely, their boxes small, is taken as one that found
-# none: the whole photo looked at twice as large, with one zoomed look more (kept only where it finds
-# as many corners, else the zoomed looks go round the first look's as before). At the first look a
-# small card's box is ~6 px: a few corners of one fan seen, the rest of the cards left no trace, and
-# the zoomed looks never went there (on the spent fresh photos, seed 9688, 18 of 500 photos whose
-# first look found under 6 held 31 of the 52 legible cards not read right: 00227, 00496 ...; measured
-# once on fresh 9690 / 9691: 13 more stress cards read, no side's count changed)
+# a first look that finds fewer corners than this surely, their boxes small, is taken as one that
+# found none: the whole photo looked at twice as large, with one zoomed look more (kept as any zoomed
+# look is, ZOOM_KEEP or KEEP_SURER; else the zoomed looks go round the first look's corners as
+# before). At the first look a small card's box is ~6 px: a few corners of one fan seen, the rest of
+# the cards left no trace, and the zoomed looks never went there (on the spent fresh photos, seed
+# 9688, 18 of 500 photos whose first look found under 6 held 31 of the 52 legible cards not read
+# right: 00227, 00496 ...; measured once on fresh 9690 / 9691: 13 more stress cards read, no side's
+# count changed)
 FEW_SURE = 6
 TARGET_BOX = 56.0  # input px: the zoomed look brings the corner boxes to about this long side
 BOX_MAX = 100.0  # input px: ... and never the boxes of the large regions past this (``_typical_long``)
