@@ -396,18 +396,17 @@ def locate_corners(photo: Photo, model: LocatorModel | None = None, *, as_if_non
     # (``as_if_none``: the first look is not taken at all, its weak traces unused where it found none)
     found, weak = ([], []) if as_if_none else _search(model, view, f, np.zeros(2), weak=REGION_MIN)
     plan = _zoom(found, weak, shape, f, zoom * f) if found else None
-    whole = ((0, 0, shape[1], shape[0]), zoom * f)
-    if not found:
-        # nothing surely: the whole photo at twice the scale (looking only round the weak traces left
-        # the cards whose corners left none unsearched: 9671-00039, two fans of four, nothing flagged)
-        best, zoomed, at = _zoom_in(photo, model, whole, found, f, follow_weak=True)
-    elif plan is not None and len(found) < FEW_SURE:
-        # a few small corners: as though none were found, with a look more for the whole photo's; where
-        # that finds fewer (a textured table: 9684-00299), round the first look's corners as usual
-        best, zoomed, at = _zoom_in(photo, model, whole, found, f, follow_weak=True, looks=ZOOM_LOOKS + 1)
-        if not zoomed:
-            best, zoomed, at = _zoom_in(photo, model, plan, found, f)
-    else:
+    best, zoomed, at = found, False, f
+    if not found or (plan is not None and len(found) < FEW_SURE):
+        # nothing surely, or a few small corners: the whole photo at twice the scale (looking only round
+        # the weak traces left the cards whose corners left none unsearched: 9671-00039, two fans of
+        # four, nothing flagged), with a look more where it stands in for the first look's zoom
+        whole = ((0, 0, shape[1], shape[0]), zoom * f)
+        looks = ZOOM_LOOKS + (1 if found else 0)
+        best, zoomed, at = _zoom_in(photo, model, whole, found, f, follow_weak=True, looks=looks)
+    if found and not zoomed:
+        # round the first look's corners (also where the whole photo's look found fewer: a textured
+        # table, 9684-00299)
         best, zoomed, at = _zoom_in(photo, model, plan, found, f)
     if not best and RESCUE_LONG / max(shape) > at * 1.2:
         # nothing anywhere: the cards may lie far away, their boxes a few px at every look so far

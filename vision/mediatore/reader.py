@@ -34,7 +34,7 @@ import numpy as np
 from scoring.mediatore import DECK, Card
 from vision.errors import PhotoError
 from vision.mediatore.crops import PAIR_ANGLE, PAIR_DISTANCE, Spot, crop_corner
-from vision.mediatore.locate import Corner, LocatorModel, locate_corners
+from vision.mediatore.locate import Corner, Found, LocatorModel, locate_corners
 from vision.mediatore.refine import local_long, refine_axes, typical_long
 from vision.onnx_model import OnnxModel, load_model, models_dir
 from vision.photo_io import Photo, as_photo
@@ -343,14 +343,18 @@ def read_cards(
     if not found.corners:
         raise PhotoError(NO_CARDS, kind="no_board")
     model = corners or load_corner_model()
-    reads = _trusted(found.corners, _read_corners(photo, model, [c.spot for c in found.corners]))
+
+    def read(found: Found) -> list[CornerRead]:
+        return _trusted(found.corners, _read_corners(photo, model, [c.spot for c in found.corners]))
+
+    reads = read(found)
     if not any(r.card for r in reads):
         # no corner found reads as a card: a few large regions (the edge of a patch of sunlight, a
         # print) can hold every zoomed look back (``locate._zoom``'s BOX_MAX) from small cards that
         # the first look saw only weakly (fresh 9686-00042: 28 cards in a shadow, refused); look
         # again as though the first look had found nothing surely
         found = locate_corners(photo, locator, as_if_none=True)
-        reads = _trusted(found.corners, _read_corners(photo, model, [c.spot for c in found.corners]))
+        reads = read(found)
     t2 = time.perf_counter()
     if not any(r.card for r in reads):
         raise PhotoError(NO_CARDS, kind="no_board")
