@@ -15,12 +15,12 @@ import pytest
 
 from scorecam.cli import main
 from scorecam.evaluate_mediatore import figures, measure_photo
-from scoring.mediatore import card, thirds_of
+from scoring.mediatore import DECK, card, thirds_of
 from vision.errors import PhotoError
 from vision.mediatore import read_cards
 from vision.mediatore.crops import CARD_MM, CORNER_MM, PAIR_DISTANCE, Spot
 from vision.mediatore.locate import Corner
-from vision.mediatore.reader import NO_CARDS, SURE, CornerRead, _cards, _trusted, _unsure_apart
+from vision.mediatore.reader import NO_CARDS, SURE, CornerRead, _cards, _deck_once, _trusted, _unsure_apart
 from vision.photo_io import read_photo
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -132,6 +132,61 @@ def test_a_corner_only_a_coarser_look_found_counts_only_when_read_surely():
 def test_a_corner_read_as_none_is_not_a_card():
     none = CornerRead(Spot(0, 0, 10, 0), None, 0.2, card("4-coppe"), 0.1)
     assert _cards([none]) == ([], [])
+
+
+def _unsure(spot: Spot, **probs: float) -> CornerRead:
+    """A corner read as no card surely: its likeliest cards at ``probs`` (card id with "_" for "-")."""
+    p = np.zeros(len(DECK))
+    for k, v in probs.items():
+        p[DECK.index(card(k.replace("_", "-")))] = v
+    order = np.argsort(p)[::-1]
+    return CornerRead(spot, None, p[order[0]], DECK[order[1]], p[order[1]], unsure=True, probs=p)
+
+
+def test_a_corner_is_read_again_without_the_cards_read_surely_elsewhere():
+    """The deck holds each card once: a corner read 2-coppe 50% / 3-coppe 40% (unsure) where 2-coppe
+    is read surely a card's width away reads 3-coppe at 80%, flagged under SURE."""
+    here = Spot(100.0, 100.0, 40.0, 90.0)
+    doubtful = _unsure(here, **{"2_coppe": 0.5, "3_coppe": 0.4, "4_coppe": 0.05})
+    elsewhere = _read(Spot(300.0, 100.0, 40.0, 90.0), "2-coppe")
+    out = _deck_once([doubtful, elsewhere])
+    assert out[1] == elsewhere
+    assert out[0].card == card("3-coppe") and out[0].confidence == pytest.approx(0.8)
+    assert not out[0].unsure and out[0].second == card("4-coppe")
+    assert out[0].second_confidence == pytest.approx(0.1)
+    cards, flags = _cards(out)
+    assert [c.card.id for c in cards] == ["2-coppe", "3-coppe"]
+    assert flags == ["3-coppe: read at 80%, perhaps 4-coppe (10%)"]
+    # a card read under SURE is read again so too
+    unsure_card = replace(doubtful, card=card("2-coppe"), confidence=0.62, unsure=False)
+    assert _deck_once([unsure_card, elsewhere])[0].card == card("3-coppe")
+    # what is struck out leaves no card at READ_MIN: still a corner not read surely
+    faint = _unsure(here, **{"2_coppe": 0.5, "3_coppe": 0.25, "4_coppe": 0.2})
+    assert _deck_once([faint, elsewhere])[0] == faint
+    # its likeliest card is read nowhere else: only lifted by what is struck out, it stays unsure
+    # (4-coppe 50% would be 71%)
+    lifted = _unsure(here, **{"4_coppe": 0.5, "2_coppe": 0.3})
+    assert _deck_once([lifted, elsewhere])[0] == lifted
+    # but a card read under SURE is read at what is left: 5-coppe 70% -> 93%, no longer in doubt
+    doubted = replace(_unsure(here, **{"5_coppe": 0.7, "2_coppe": 0.25}), card=card("5-coppe"), unsure=False)
+    again = _deck_once([doubted, elsewhere])[0]
+    assert again.card == card("5-coppe") and again.confidence == pytest.approx(0.7 / 0.75)
+    assert _cards([again, elsewhere])[1] == []
+
+
+def test_a_card_read_surely_at_the_corners_own_card_or_at_two_places_is_not_struck_out():
+    here = Spot(100.0, 100.0, 40.0, 90.0)
+    doubtful = _unsure(here, **{"2_coppe": 0.5, "3_coppe": 0.4})
+    far = PAIR_DISTANCE * 40.0
+    other_corner = _read(Spot(100.0 + far * 0.6, 100.0 + far * 0.8, 40.0, 92.0), "2-coppe")
+    same_spot = _read(Spot(104.0, 101.0, 40.0, 90.0), "2-coppe")
+    for sure in (other_corner, same_spot):  # it may be that very card
+        assert _deck_once([doubtful, sure])[0] == doubtful
+    # a card read surely at two places that cannot both be its corners: one of them is another card
+    a, b = _read(Spot(300.0, 100.0, 40.0, 90.0), "2-coppe"), _read(Spot(500.0, 100.0, 40.0, 90.0), "2-coppe")
+    assert _deck_once([doubtful, a, b])[0] == doubtful
+    # a card read elsewhere under SURE is not struck out either
+    assert _deck_once([doubtful, replace(a, confidence=0.8)])[0] == doubtful
 
 
 # ------------------------------------------------------------------------------------------ sample photos
@@ -250,6 +305,25 @@ def test_a_corner_read_as_no_card_surely_is_read_on_crops_round_it_and_asks_no_m
     cards, reading = read_cards(decode_photo(scene.jpeg))
     assert seen <= {c.id for c in cards} <= pile
     assert reading.flags == ("1 corner found but not read surely enough to count",)
+
+
+def test_a_dim_corner_is_read_once_the_cards_read_surely_elsewhere_are_set_aside(monkeypatch):
+    """Fresh photo 9684-00385 (spent): a fan of 32 cards in dim light on felt; the 1 of spade's index
+    read 5-spade 37%, 1-spade 31%, 3-spade 19%, 2-spade 6%, no card surely, and the other three read
+    surely elsewhere: struck out, it reads 1-spade at 90% and the side is read whole, nothing asked."""
+    import vision.mediatore.reader as reader
+    from vision.photo_io import decode_photo
+    from vision.synth.dataset import make_scene
+
+    scene = make_scene("mediatore", 9684, 385, 4000)
+    pile, seen = set(scene.truth["board"]["cards"]), set(scene.truth["board"]["seen"])
+    photo = decode_photo(scene.jpeg)
+    cards, reading = read_cards(photo)
+    assert seen <= {c.id for c in cards} <= pile and reading.flags == ()
+    monkeypatch.setattr(reader, "DECK_ONCE", False)
+    cards, reading = read_cards(photo)
+    assert seen - {c.id for c in cards} == {"1-spade"}
+    assert "1 corner found but not read surely enough to count" in reading.flags
 
 
 def test_cards_behind_a_large_false_corner_are_found_looking_again_as_if_nothing_was_found(monkeypatch):
