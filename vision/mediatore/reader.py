@@ -285,8 +285,8 @@ def _deck_once(reads: list[CornerRead]) -> list[CornerRead]:
             for c, spots in sure.items()
             if not any(_same_spot(r.spot, s) or _pair(r.spot, s) for s in spots)
         ]
-        struck = float(r.probs[elsewhere].sum())
-        if not elsewhere or struck <= 0.0:
+        struck = float(r.probs[elsewhere].sum())  # (0 where none is)
+        if struck <= 0.0:
             continue
         if r.unsure and int(np.argmax(r.probs)) not in elsewhere:
             # its likeliest card is read nowhere else: striking others out only lifts it, and cards so
@@ -308,10 +308,6 @@ def _deck_once(reads: list[CornerRead]) -> list[CornerRead]:
             probs=p,
         )
     return out
-
-
-def _one_card(places: list[Spot]) -> bool:
-    return len(places) == 1 or (len(places) == 2 and _pair(*places))
 
 
 def _trusted(corners: tuple[Corner, ...], reads: list[CornerRead]) -> list[CornerRead]:
@@ -352,6 +348,11 @@ def _distinct(spots: list[Spot]) -> list[Spot]:
         if not any(_same_spot(s, o) for o in out):
             out.append(s)
     return out
+
+
+def _one_card(places: list[Spot]) -> bool:
+    """Whether a card read at ``places`` (``_distinct``) can be one card: one place, or its two corners."""
+    return len(places) == 1 or (len(places) == 2 and _pair(*places))
 
 
 def _cards(reads: list[CornerRead]) -> tuple[list[CardRead], list[str]]:
