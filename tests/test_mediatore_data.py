@@ -4,13 +4,24 @@ simulated photo's truth, for a 12 MP render and a smaller one, landscape and por
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
 
 from vision.mediatore.crops import box_spot
 from vision.synth.dataset import make_scene
-from vision.training.mediatore_data import DataSpec, _landscape, _zoomed, index_share, left_out, shown_boxes
+from vision.synth.world import World, draw_conditions
+from vision.training.mediatore_data import (
+    DataSpec,
+    LocatedSpec,
+    _landscape,
+    _zoomed,
+    index_share,
+    left_out,
+    shown_boxes,
+)
 
 SPEC = DataSpec()
 
@@ -88,3 +99,18 @@ def test_a_partly_covered_corner_whose_rank_is_hidden_is_a_none_crop_and_one_who
     assert (
         index_share({"uncovered": {"top_left": 0.7}, "index_uncovered": {"top_left": 0.1}}, "top_left") == 0.1
     )
+
+
+def test_a_located_set_of_one_kind_draws_its_photos_from_that_kind_and_the_everyday_sets_keep_their_cache():
+    everyday = LocatedSpec(seed=3, locator_sha="abc", stress_every=2)
+    assert everyday.world(0) is None and everyday.world(1) == World(stress=True)
+    paper = replace(everyday, tables=("paper",))
+    dim = replace(everyday, lights=("dim",))
+    assert paper.world(0) == World(tables=("paper",)) and paper.world(1).stress
+    assert dim.world(0).lights == ("dim",) and dim.world(1) == World(stress=True, lights=("dim",))
+    for i in range(4):  # the photo's conditions as the scene draws them
+        assert draw_conditions(np.random.default_rng(i), paper.world(i)).table == "paper"
+        assert draw_conditions(np.random.default_rng(i), dim.world(i)).light == "dim"
+    # the sets cut before the fields came keep their cache (its key made by the code before them)
+    assert everyday.cache_path().name == "mediatore-located-2d1610583298.npz"
+    assert everyday.cache_path() != paper.cache_path() != dim.cache_path()

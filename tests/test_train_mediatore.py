@@ -1,7 +1,8 @@
 """`python -m vision.training.train_mediatore` end to end on a tiny run (the `train` extra; `make
 test-slow`): a locator trained on from the shipped one with a set of stress photos added, and
 quantised, and a corner model (two located sets, hard light on half its crops), both written as ONNX
-files the reader loads, their metadata saying how they were made. The photos are cached under
+files the reader loads, their metadata saying how they were made; and the shipped corner model trained
+on from located crops alone, a set of photos on paper tables and one in dim light among them. The photos are cached under
 build/mediatore-data/ like any training run's."""
 
 from __future__ import annotations
@@ -89,13 +90,17 @@ def test_the_shipped_corner_model_trained_on_from_the_located_crops_alone(tmp_pa
         "--located-version",
         "3",
     ]
+    argv += ["--located-paper-seeds", "12", "--located-dim-seeds", "13"]  # a set of each kind of photo
     main(argv)
     corners = tmp_path / "mediatore-corners.onnx"
     training = json.loads({p.key: p.value for p in onnx.load(str(corners)).metadata_props}["scorecam"])[
         "training"
     ]
     assert training["continued_from"] == str(shipped) and training["lr"] == 1e-4
-    assert [s["seed"] for s in training["data"]] == [3]  # nothing else rendered
+    sets = training["data"]  # nothing else rendered; the sets of one kind say which
+    assert [s["seed"] for s in sets] == [3, 12, 13]
+    assert "tables" not in sets[0] and "lights" not in sets[0]
+    assert sets[1]["tables"] == ["paper"] and sets[2]["lights"] == ["dim"]
     # one epoch at a low rate from the shipped model: the sample still reads as the shipped model reads it
     photo = sorted((ROOT / "samples" / "mediatore").glob("*.jpg"))[1]
     before, _ = read_cards(photo)

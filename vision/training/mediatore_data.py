@@ -32,7 +32,7 @@ from vision.mediatore.crops import BOX_SHRINK, CORNER_SPAN, Spot, box_spot, crop
 from vision.mediatore.heads import RANK_LABELS, SUIT_LABELS
 from vision.synth.dataset import make_scene
 from vision.synth.mediatore_scene import SHOWN
-from vision.synth.world import World
+from vision.synth.world import TABLE_FAMILIES, World
 from vision.training.common import build_maps_and_crops, cache_path
 from vision.training.locator_data import fill_polygons
 
@@ -265,9 +265,20 @@ class LocatedSpec:
     full_every: int = 2  # every this many-th photo rendered at FULL_LONG_SIDE (0: none)
     resize_sd: float = 0.05  # the second read's size: the true box's long side, times exp(N(0, sd))
     version: int = 3  # 3 (the shipped model's): a partly covered corner whose rank is hidden a "none" crop
+    tables: tuple[str, ...] = ()  # only these table families (vision.synth.world; empty: every one)
+    lights: tuple[str, ...] = ()  # only these lights (empty: the world's own mix)
 
     def cache_path(self) -> Path:
-        return cache_path(self, "mediatore-data", "mediatore-located")
+        # (tables and lights came later: the sets cut before keep their keys)
+        return cache_path(self, "mediatore-data", "mediatore-located", unset=("tables", "lights"))
+
+    def world(self, index: int) -> World | None:
+        """The world photo ``index`` is drawn from (None: the everyday world as the scene draws it)."""
+        stress = index % self.stress_every == self.stress_every - 1
+        if not (stress or self.tables or self.lights):
+            return None
+        tables = self.tables or TABLE_FAMILIES
+        return World(stress=stress, tables=tables, lights=self.lights or None)
 
 
 def left_out(box_share: float, index_share: float, version: int) -> bool:
@@ -292,7 +303,7 @@ def located_sample(spec: LocatedSpec, index: int, locator, corners) -> tuple[np.
     from vision.mediatore.refine import refine_axes
     from vision.photo_io import decode_photo
 
-    world = World(stress=True) if index % spec.stress_every == spec.stress_every - 1 else None
+    world = spec.world(index)
     full = spec.full_every and index % spec.full_every == 0
     scene = make_scene(
         "mediatore", spec.seed, index, FULL_LONG_SIDE if full else spec.render_long_side, world=world

@@ -15,7 +15,9 @@ With ``--fine-photos N`` the corner model also learns from N photos rendered at 
 shipped model: too slow to render on the shared machine). Both models also learn from
 ``--stress-n`` photos of each of ``--stress-seeds`` (4, 5, 6, 7, 9, 10), every second from the stress
 world, and the corner model from the located crops of ``--located-seeds`` (3, 8, 11), under a hard
-light on ``--hard-light`` of them; ``--locator-init FILE.onnx`` trains the locator on from a shipped one
+light on ``--hard-light`` of them, and of ``--located-paper-seeds`` and ``--located-dim-seeds``: photos all
+on printed paper tables (newsprint, maps, posters: the text the locator finds false corners on) or all
+in dim light; ``--locator-init FILE.onnx`` trains the locator on from a shipped one
 (quantised or not), and ``--corners-init FILE.onnx`` the corner model (on the located crops alone,
 ``--corner-epochs`` at a peak rate of ``--corner-lr``: nothing else is rendered). The locator is written with 8-bit weights and activations
 (``quantize_locator``, calibrated on the reader's looks at ``--quantize-photos`` photos of seed 1;
@@ -213,6 +215,8 @@ def run_corners(
                 "render_long_side": s.render_long_side,
                 "full_every": s.full_every,  # every this many-th photo rendered at 4000 px instead
                 "stress_every": s.stress_every,
+                # a located set of one kind of photo: its tables, its lights
+                **{k: list(v) for k in ("tables", "lights") if (v := getattr(s, k, ()))},
             }
             for s, _ in sets
         ],
@@ -250,9 +254,12 @@ def located_specs(
     n: int,
     stress_every: int,
     version: int = LocatedSpec.version,
+    tables: tuple[str, ...] = (),
+    lights: tuple[str, ...] = (),
 ) -> list[LocatedSpec]:
     """The located crop sets of ``n`` photos of each of ``seeds`` (comma-separated), found by the
-    locator at ``locator_path`` (its hash keys the cache), labelled as ``version`` says (LocatedSpec)."""
+    locator at ``locator_path`` (its hash keys the cache), labelled as ``version`` says (LocatedSpec),
+    their photos on ``tables`` only and under ``lights`` only where given."""
     import hashlib
 
     sha = hashlib.sha1(locator_path.read_bytes()).hexdigest()[:12]
@@ -264,6 +271,8 @@ def located_specs(
             locator_sha=sha,
             stress_every=stress_every,
             version=version,
+            tables=tables,
+            lights=lights,
         )
         for s in seeds.split(",")
         if s
@@ -286,16 +295,24 @@ def _located_sets(
 ) -> list[tuple[LocatedSpec, dict[str, np.ndarray]]]:
     """The located crop sets the arguments ask for, cut where the locator in ``--out-dir`` finds corners."""
     locator_path = args.out_dir / "mediatore-locator.onnx"
+    kinds = (  # (seeds, tables, lights): the everyday mix, then the sets of one kind of photo
+        (args.located_seeds, (), ()),
+        (args.located_paper_seeds, ("paper",), ()),
+        (args.located_dim_seeds, (), ("dim",)),
+    )
     return [
         _located(spec, locator_path, one)
+        for seeds, tables, lights in kinds
         for one in located_specs(
             spec,
             locator_path,
-            args.located_seeds,
+            seeds,
             args.located_photos,
             args.located_stress_every,
             args.located_version,
-        )  # fmt: skip
+            tables=tables,
+            lights=lights,
+        )
     ]
 
 
@@ -321,6 +338,12 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument(
         "--located-seeds", default=LOCATED_SEEDS, help="seeds (comma-separated) of the located photos"
     )
+    p.add_argument(
+        "--located-paper-seeds",
+        default="",
+        help="seeds of located photos whose tables are all printed paper (the text corners are found on)",
+    )
+    p.add_argument("--located-dim-seeds", default="", help="seeds of located photos all under dim light")
     p.add_argument(
         "--located-stress-every",
         type=int,
