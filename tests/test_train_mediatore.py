@@ -2,8 +2,8 @@
 test-slow`): a locator trained on from the shipped one with a set of stress photos added, and
 quantised, and a corner model (two located sets, hard light on half its crops), both written as ONNX
 files the reader loads, their metadata saying how they were made; and the shipped corner model trained
-on from located crops alone, a set of photos on paper tables and one in dim light among them. The photos are cached under
-build/mediatore-data/ like any training run's."""
+on from located crops alone, a set of photos on paper tables and one in dim light among them. The
+photos are cached under build/mediatore-data/ like any training run's."""
 
 from __future__ import annotations
 
