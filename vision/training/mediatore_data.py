@@ -220,7 +220,7 @@ def _crops(
 
 
 def make_sample(spec: DataSpec, index: int) -> tuple[tuple[np.ndarray, ...], np.ndarray, np.ndarray]:
-    world = World(stress=True) if index % spec.stress_every == spec.stress_every - 1 else None
+    world = photo_world(index, spec.stress_every)
     full = spec.full_every and index % spec.full_every == 0
     scene = make_scene(
         "mediatore", spec.seed, index, FULL_LONG_SIDE if full else spec.render_long_side, world=world
@@ -273,12 +273,20 @@ class LocatedSpec:
         return cache_path(self, "mediatore-data", "mediatore-located", unset=("tables", "lights"))
 
     def world(self, index: int) -> World | None:
-        """The world photo ``index`` is drawn from (None: the everyday world as the scene draws it)."""
-        stress = index % self.stress_every == self.stress_every - 1
-        if not (stress or self.tables or self.lights):
-            return None
-        tables = self.tables or TABLE_FAMILIES
-        return World(stress=stress, tables=tables, lights=self.lights or None)
+        """The world photo ``index`` is drawn from (``photo_world``)."""
+        return photo_world(index, self.stress_every, self.tables, self.lights)
+
+
+def photo_world(
+    index: int, stress_every: int, tables: tuple[str, ...] = (), lights: tuple[str, ...] = ()
+) -> World | None:
+    """The world a set's photo ``index`` is drawn from: every ``stress_every``-th from the stress world,
+    on ``tables`` only and under ``lights`` only where given (None: the everyday world as the scene
+    draws it)."""
+    stress = index % stress_every == stress_every - 1
+    if not (stress or tables or lights):
+        return None
+    return World(stress=stress, tables=tables or TABLE_FAMILIES, lights=lights or None)
 
 
 def left_out(box_share: float, index_share: float, version: int) -> bool:
