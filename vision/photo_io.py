@@ -20,7 +20,7 @@ import threading
 import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +48,7 @@ HEIF_BRANDS = {b"heic", b"heix", b"heim", b"heis", b"hevc", b"hevx", b"hevm", b"
 MEASUREMENT_MODES = {"F": "floating-point", "I": "32-bit integer"}
 SAMPLE_FORMATS = {2: "signed integer", 3: "floating-point"}
 MESSAGE_CHARS = 120  # a library's message quoted in a reason
+SOFTEN_MIN = 0.3  # px of a decode: a finer view's softening under this is left out (it changes nothing)
 
 REDUCED = {
     1: cv2.IMREAD_COLOR,
@@ -70,6 +71,10 @@ class Photo:
     # What the decoder said about damage it decoded through (e.g. "damaged JPEG data: premature end
     # of data segment"): the pixels may be partly grey, so a reading from them deserves a look.
     notes: tuple[str, ...] = ()
+    # A Gaussian of this sigma (full-size px) over every finer view as it is made: a grainy photo's
+    # sensor noise softened for a reader whose models read such a photo better softened (the view
+    # itself, decoded small, has little grain left: libjpeg's reduced decode averages it away)
+    soften: float = 0.0
 
     def at_scale(self, scale: float) -> tuple[np.ndarray, float]:
         """The photo with at most `scale` full-size px per px where the file allows it, else as fine as
@@ -78,7 +83,7 @@ class Photo:
         if scale >= self.scale or self.source is None:
             return self.image, self.scale
         if isinstance(self.source, np.ndarray):
-            return self.source, 1.0
+            return self._softened(self.source, 1), 1.0
         factor = 1
         while factor * 2 <= scale and factor < 8:
             factor *= 2
@@ -89,8 +94,25 @@ class Photo:
             if image is None:  # the reduced view decoded; a finer one may still fail on damage
                 return self.image, self.scale
             self._finer[factor] = image
-        image = self._finer[factor]
+        image = self._softened(self._finer[factor], factor)
         return image, self.size[0] / image.shape[1]
+
+    def with_soften(self, sigma: float) -> Photo:
+        """This photo with its finer views softened by ``sigma`` full-size px (``soften``); the finer
+        views already decoded are carried over, to be softened as they are asked for."""
+        decoded = {k: v for k, v in self._finer.items() if isinstance(k, int)}
+        return replace(self, soften=sigma, _finer=decoded)
+
+    def _softened(self, image: np.ndarray, factor: int) -> np.ndarray:
+        """``image`` (the photo decoded at 1/``factor``) under ``soften``'s Gaussian, made once; as it
+        is where that comes to under SOFTEN_MIN of its px."""
+        sigma = self.soften / factor
+        if sigma < SOFTEN_MIN:
+            return image
+        key = ("softened", factor)
+        if key not in self._finer:
+            self._finer[key] = cv2.GaussianBlur(image, (0, 0), sigma)
+        return self._finer[key]
 
 
 # --- what the libraries say ---------------------------------------------------------------------

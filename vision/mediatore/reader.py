@@ -6,6 +6,9 @@ corner's rank and suit with the corner model in one batch, and make the corners 
     reading.cards                           # CardRead per card: confidence, where its corners lie
     reading.flags                           # doubtful readings in words; reading.status "ok" or "check"
 
+A grainy photo (dim light: ``grain``) is read from finer views softened by about a full-size px,
+where far cards' indices are found and read more often than through the grain.
+
 Each of the 40 cards is read at most once: the two corners of one card (the top-left and the
 bottom-right, a card's diagonal apart and parallel) that read the same card are one card; two
 corners elsewhere that read the same card are a duplicate, kept once and flagged (one of them is a
@@ -35,6 +38,7 @@ import numpy as np
 from scoring.mediatore import DECK, Card
 from vision.errors import PhotoError
 from vision.mediatore.crops import PAIR_ANGLE, PAIR_DISTANCE, Spot, crop_corner
+from vision.mediatore.grain import softened
 from vision.mediatore.locate import Corner, Found, LocatorModel, locate_corners
 from vision.mediatore.refine import local_long, refine_axes, typical_long
 from vision.onnx_model import OnnxModel, load_model, models_dir
@@ -56,6 +60,9 @@ PAIR_TURN = 25.0  # ... parallel, to this many degrees ...
 # (most 28-45), which the distance alone does not see (other cards' corners lying 0-20 or 80-90 off)
 PAIR_ANGLE_TOLERANCE = 25.0
 TRICK = 4
+# a grainy photo (dim light) is read from finer views softened by about a full-size px (``grain``):
+# far cards' indices are then found and read more often
+SOFTEN_GRAIN = True
 LOOKS = ((1.0, 0.0), (1.0, 90.0))  # (size, turn) of each crop of a corner
 # a corner still unsure after that is read at these times its size (on the development photos, seed
 # 9660, missed cards 19 -> 10; a wider set, 0.7-1.45, read more duplicates); a card read only so is flagged
@@ -403,7 +410,7 @@ def read_cards(
 ) -> tuple[tuple[Card, ...], CardsReading]:
     """The cards whose corner shows in ``image`` and how they were read; a PhotoError when none is found."""
     t0 = time.perf_counter()
-    photo = as_photo(image)
+    photo = softened(as_photo(image)) if SOFTEN_GRAIN else as_photo(image)
     found = locate_corners(photo, locator)
     t1 = time.perf_counter()
     if not found.corners:
