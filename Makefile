@@ -167,16 +167,17 @@ model-mondo-backs: $(TRAIN_STAMP)
 model-mediatore: $(TRAIN_STAMP)
 	$(BIN)/python -m vision.training.train_mediatore --out-dir $(MODELS) $(TRAIN_ARGS)
 
-# The Mediatore figures of models/README.md: held-out 12 MP photos (seeds 9694 and 9695, never used in
-# training or development; EVAL_MEDIATORE_N photos of seed 9694; earlier figures were of 9650/9651,
+# The Mediatore figures of models/README.md: held-out 12 MP photos (seeds 9696 and 9697, never used in
+# training or development; EVAL_MEDIATORE_N photos of seed 9696; earlier figures were of 9650/9651,
 # 9654/9655, 9658/9659, 9662/9663, 9664/9665, 9666/9667, 9668/9669, 9670/9671, 9672/9673, 9674/9675,
-# 9676/9677, 9678/9679, 9680/9681, 9682/9683, 9684/9685, 9686/9687, 9688/9689, 9690/9691 and 9692/9693).
+# 9676/9677, 9678/9679, 9680/9681, 9682/9683, 9684/9685, 9686/9687, 9688/9689, 9690/9691, 9692/9693
+# and 9694/9695).
 EVAL_MEDIATORE_N ?= 500
 eval-mediatore: $(STAMP)
-	$(BIN)/scorecam synth mediatore --n $(EVAL_MEDIATORE_N) --seed 9694 --out build/fresh-mediatore-9694 --jobs 2
-	$(BIN)/scorecam eval build/fresh-mediatore-9694 --out build/eval-mediatore-9694.json
-	$(BIN)/scorecam synth mediatore --n 200 --seed 9695 --stress --out build/fresh-mediatore-9695-stress --jobs 2
-	$(BIN)/scorecam eval build/fresh-mediatore-9695-stress --out build/eval-mediatore-9695-stress.json
+	$(BIN)/scorecam synth mediatore --n $(EVAL_MEDIATORE_N) --seed 9696 --out build/fresh-mediatore-9696 --jobs 2
+	$(BIN)/scorecam eval build/fresh-mediatore-9696 --out build/eval-mediatore-9696.json
+	$(BIN)/scorecam synth mediatore --n 200 --seed 9697 --stress --out build/fresh-mediatore-9697-stress --jobs 2
+	$(BIN)/scorecam eval build/fresh-mediatore-9697-stress --out build/eval-mediatore-9697-stress.json
 
 # The figures of models/README.md: held-out 12 MP photos (seed 9037, never used in training or development;
 # earlier figures were of seeds 9036, 9035, 9034, 9033, ...; 9031 is a development set). Read with each island's grid as its game states it (3x3,

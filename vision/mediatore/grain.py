@@ -29,9 +29,11 @@ SOFTEN_PX = 1.0  # the Gaussian's sigma, full-size px
 # full-size grey levels. The simulator's dim light adds a grain of 5-11 before the phone's sharpening
 # and JPEG (``PhotoStyle.noise``), its other lights 0.6-2.4. On 450 photos of 9684, 9687 and 9695
 # the view's measure gave dim photos 5.0-15.3 (5th percentile 5.6), the others mostly under 5.6 but
-# up to 30 on stone and printed tables; the full-size decode's gave those tables 0.2-4.1, and of the
-# development photos the softening changed, it helped where the full-size grain was 6 or more
-# (9695-00022 and 00149: 13.7, 11.7) and did harm under (9687-00111, 5.3: three cards fewer)
+# up to 30 on stone, patterned and printed tables, which the full-size decode's gives 0.2-4.1. Of the
+# development photos the softening changed, most it helped had a full-size grain of 7 or more
+# (9695-00022 and 00149: 13.8, 12.2; one left out, 9671-00089 at 4.7, three cards more softened),
+# most it harmed under 3 (stone and patterned tables), and one just over 6 lost (9687-00111, 6.2:
+# three cards fewer)
 GRAIN_MIN = 6.0
 _SECOND_DIFFERENCES = np.array([[1, -2, 1], [-2, 4, -2], [1, -2, 1]], np.float32)
 _BLOCK = 8  # px: the grain is measured on the flattest quarter of blocks this size
