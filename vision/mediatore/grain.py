@@ -15,7 +15,7 @@ grain the full-size decode still holds: a phone's JPEG often smooths the grain o
 and a table's fine texture (stone, a print) looks like grain in the reduced view but is smooth at
 full size. So the grain (``grain``) is measured on the view first, which is cheap and leaves most
 photos out, and where it reaches GRAIN_MIN there, again on the full-size decode (which the reader
-needs for such photos' small cards anyway).
+mostly needs for such photos' small cards anyway; it is kept for them).
 """
 
 from __future__ import annotations
