@@ -40,6 +40,7 @@ from vision.mondo.lattice import GRIDS
 from vision.mondo.locate import FoundIsland, locate_islands, outline_islands
 from vision.mondo.locator_maps import LocatorModel, load_locator
 from vision.mondo.looks import MIN_TILES, kept_reading, other_looks
+from vision.mondo.read_grids import GridReadings
 from vision.mondo.recentre import kit_fit, recentre_cells
 from vision.mondo.space_checks import with_empty_space_checks, without_slanted_tiles
 from vision.onnx_model import OnnxModel, load_model, models_dir
@@ -269,20 +270,26 @@ def read_best_place(
     catalog: dict | str = "mondo",
     use_catalog: bool = True,
     finer: Finer | None = None,
+    grids_read: GridReadings | None = None,
 ) -> tuple[IslandReading, dict[str, np.ndarray]]:
     """`read_cells` where the locator put the grid and, where a whole outer row or column is empty,
     in the grid's other places too (the locator's, or where it gave none, those the tiles read leave:
     `other_places`); the reading the rules like best wins (the locator's on a tie). The coast tells
-    the sides apart: an island's outer edges show water, its inner ones land."""
+    the sides apart: an island's outer edges show water, its inner ones land. A grid in `grids_read`
+    (the photo's grids read so far) is not read again."""
     model = model or tile_model()
+
+    def read_anew(place: FoundIsland) -> tuple[IslandReading, dict[str, np.ndarray]]:
+        return read_cells(image, place, model=model, catalog=catalog, use_catalog=use_catalog, finer=finer)
+
+    def read_place(place: FoundIsland) -> tuple[IslandReading, dict[str, np.ndarray]]:
+        return read_anew(place) if grids_read is None else grids_read.read(place, read_anew)
+
     places = [found] + [
         replace(found, quad=quad, cell_quads=grid_cell_quads(quad, found.grid), alternatives=())
         for quad in found.alternatives
     ]
-    readings = [
-        read_cells(image, p, model=model, catalog=catalog, use_catalog=use_catalog, finer=finer)
-        for p in places
-    ]
+    readings = [read_place(p) for p in places]
     if not found.alternatives:
         # the locator saw no other place (a table pattern on the empty row's lattice point counted
         # as a tile), but the tiles read may leave an outer row or column empty all the same: the
@@ -290,9 +297,7 @@ def read_best_place(
         # number of tiles (more, and it took in a loose tile beside the island)
         tiles = len(readings[0][0].island.tiles)
         for place in other_places(readings[0][0].island, found, image.shape):
-            read_there = read_cells(
-                image, place, model=model, catalog=catalog, use_catalog=use_catalog, finer=finer
-            )
+            read_there = read_place(place)
             if len(read_there[0].island.tiles) == tiles:
                 places.append(place)
                 readings.append(read_there)
@@ -360,9 +365,16 @@ def read_photo_island(
     the other size too, and the size whose crops hold whole tiles wins. A reading that asks for a
     check, or finds no island, is made again by the locator's other looks (`vision.mondo.looks`:
     the second net, then both looking at the photo darkened, brightened and colour-balanced), and
-    the one with fewer doubts kept."""
+    the one with fewer doubts kept; a grid one look read is not read again by the next
+    (`vision.mondo.read_grids`)."""
     read = functools.partial(
-        read_with_locator, source, grid=grid, catalog=catalog, use_catalog=use_catalog, model=model
+        read_with_locator,
+        source,
+        grid=grid,
+        catalog=catalog,
+        use_catalog=use_catalog,
+        model=model,
+        grids_read=GridReadings(),
     )
     return kept_reading(read, other_looks(source))
 
@@ -375,8 +387,10 @@ def read_with_locator(
     use_catalog: bool = True,
     model: OnnxModel | None = None,
     locator: LocatorModel | None = None,
+    grids_read: GridReadings | None = None,
 ) -> PhotoReading:
-    """`read_photo_island` with one locator net (default: the shipped first one)."""
+    """`read_photo_island` with one locator net (default: the shipped first one); the grids in
+    `grids_read` (read by other looks at the same photo) are not read again."""
     image, finer = (source.image, finer_view(source)) if isinstance(source, Photo) else (source, None)
     model = model or tile_model()
     locator = locator or load_locator()
@@ -393,7 +407,13 @@ def read_with_locator(
 
     def read(found: FoundIsland) -> tuple[IslandReading, dict[str, np.ndarray]]:
         return read_best_place(
-            image, found, model=model, catalog=catalog, use_catalog=use_catalog, finer=finer
+            image,
+            found,
+            model=model,
+            catalog=catalog,
+            use_catalog=use_catalog,
+            finer=finer,
+            grids_read=grids_read,
         )
 
     readings = [read(f) for f in islands[:3]]
