@@ -40,8 +40,8 @@ from vision.mondo.lattice import GRIDS
 from vision.mondo.locate import FoundIsland, locate_islands, outline_islands
 from vision.mondo.locator_maps import LocatorModel, load_locator
 from vision.mondo.looks import MIN_TILES, kept_reading, other_looks
-from vision.mondo.read_grids import GridReadings
-from vision.mondo.recentre import kit_fit, recentre_cells
+from vision.mondo.read_grids import CellReadings, GridReadings
+from vision.mondo.recentre import kit_fit, outer_ring, recentre_cells
 from vision.mondo.space_checks import with_empty_space_checks, without_slanted_tiles
 from vision.onnx_model import OnnxModel, load_model, models_dir
 from vision.photo_io import Photo
@@ -161,9 +161,16 @@ def cell_cropper(
 ) -> Callable[[np.ndarray], np.ndarray]:
     """Crops for the tile model of quads (px of `image`) about the size of `quads`', cut from the
     picture `crop_source` picks for them."""
+    return _cropper(image, quads, model, finer)[0]
+
+
+def _cropper(
+    image: np.ndarray, quads: np.ndarray, model: OnnxModel, finer: Finer | None
+) -> tuple[Callable[[np.ndarray], np.ndarray], tuple[int, ...]]:
+    """`cell_cropper`, and the shape of the picture it cuts its crops from."""
     margin = float(model.metadata["input"]["crop_margin"])
     source, to_source = crop_source(image, quads, model.input_size, margin, finer)
-    return lambda q: crop_quads(source, to_source(q), model.input_size, margin)
+    return lambda q: crop_quads(source, to_source(q), model.input_size, margin), source.shape
 
 
 def read_cells(
@@ -174,22 +181,38 @@ def read_cells(
     catalog: dict | str = "mondo",
     use_catalog: bool = True,
     finer: Finer | None = None,
+    cells_read: CellReadings | None = None,
 ) -> tuple[IslandReading, dict[str, np.ndarray]]:
-    """Read the cells of a located island; also returns the model's probabilities (for eval)."""
+    """Read the cells of a located island; also returns the model's probabilities (for eval). A
+    cell in `cells_read` (the photo's cells read so far, by other grids) is not read again."""
     model = model or tile_model()
+    cells_read = cells_read if cells_read is not None else CellReadings()
+    quads = np.asarray(found.cell_quads, np.float32)
     start = time.perf_counter()
-    crop = cell_cropper(image, found.cell_quads, model, finer)
-    crops = crop(found.cell_quads)
+    crop, source = _cropper(image, quads, model, finer)
     crop_ms = (time.perf_counter() - start) * 1000
     start = time.perf_counter()
-    probs = read_turns(model, crops)
+
+    def first_look(rows: np.ndarray) -> list[dict[str, np.ndarray]]:
+        return _by_cell(read_turns(model, crop(quads[rows])))
+
+    probs = _stacked(cells_read.read(("four turns", source), quads, first_look))
     table = catalog_table(model, catalog)
     first_probs, moved = probs, ()
     if use_catalog:
-        probs, cell_quads, moved = recentre_cells(
-            probs, found.cell_quads, table, crop, model.run, lambda c: read_turns(model, c)
-        )
-        found = replace(found, cell_quads=cell_quads)
+        outer = outer_ring(probs, table)
+
+        def moved_crops(rows: np.ndarray) -> list[tuple[dict[str, np.ndarray], np.ndarray, bool]]:
+            some = {head: p[rows] for head, p in first_probs.items()}
+            now, now_quads, moved = recentre_cells(
+                some, quads[rows], table, crop, model.run, lambda c: read_turns(model, c), outer
+            )
+            return [(cell, now_quads[j], j in moved) for j, cell in enumerate(_by_cell(now))]
+
+        recentred = cells_read.read(("recentred", source, outer), quads, moved_crops)
+        probs = _stacked([cell for cell, _, _ in recentred])
+        found = replace(found, cell_quads=np.stack([quad for _, quad, _ in recentred]))
+        moved = tuple(i for i, (_, _, was_moved) in enumerate(recentred) if was_moved)
     evidence = (
         back_terrain_evidence(image, found.cell_quads, probs, model, table, finer) if use_catalog else None
     )
@@ -212,6 +235,17 @@ def read_cells(
         checks,
     )
     return reading, probs
+
+
+def _by_cell(probs: dict[str, np.ndarray]) -> list[dict[str, np.ndarray]]:
+    """Per head (n, classes) -> per cell, head -> (classes,)."""
+    n = len(next(iter(probs.values())))
+    return [{head: p[i] for head, p in probs.items()} for i in range(n)]
+
+
+def _stacked(cells: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """`_by_cell` undone."""
+    return {head: np.stack([cell[head] for cell in cells]) for head in cells[0]}
 
 
 def back_terrain_evidence(
@@ -280,7 +314,15 @@ def read_best_place(
     model = model or tile_model()
 
     def read_anew(place: FoundIsland) -> tuple[IslandReading, dict[str, np.ndarray]]:
-        return read_cells(image, place, model=model, catalog=catalog, use_catalog=use_catalog, finer=finer)
+        return read_cells(
+            image,
+            place,
+            model=model,
+            catalog=catalog,
+            use_catalog=use_catalog,
+            finer=finer,
+            cells_read=grids_read.cells if grids_read is not None else None,
+        )
 
     def read_place(place: FoundIsland) -> tuple[IslandReading, dict[str, np.ndarray]]:
         return read_anew(place) if grids_read is None else grids_read.read(place, read_anew)

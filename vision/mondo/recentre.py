@@ -59,6 +59,12 @@ def kit_fit(probs: Mapping[str, np.ndarray], table: CandidateTable) -> np.ndarra
     return np.max(candidate_fits(probs, table), axis=1)
 
 
+def outer_ring(probs: Mapping[str, np.ndarray], table: CandidateTable) -> bool:
+    """Whether a grid's crops (``probs`` of all its cells) show enough whole kit tiles for its
+    cells to be searched with the outer ring of shifts too (`OUTER_RING_AFTER`)."""
+    return bool(np.count_nonzero(kit_fit(probs, table) > WHOLE_TILE) >= OUTER_RING_AFTER)
+
+
 def candidate_fits(probs: Mapping[str, np.ndarray], table: CandidateTable) -> np.ndarray:
     """(n, len(table)) `kit_fit` for every candidate face of the kit (its argmax: which face)."""
     tile = table.labels[PRESENT].index("tile")
@@ -86,11 +92,14 @@ def recentre_cells(
     crop: Cropper,
     look: Reader,
     read: Reader,
+    outer: bool | None = None,
 ) -> tuple[dict[str, np.ndarray], np.ndarray, tuple[int, ...]]:
     """The probabilities and cell quads with each badly fitting cell's crop moved onto its tile.
 
     ``probs``: per head, (n, classes) for the n cells of ``quads`` (image px). ``look`` reads crops
-    once (the search), ``read`` in all four turns (the cell's final reading). Returns the new
+    once (the search), ``read`` in all four turns (the cell's final reading). ``outer``: whether the
+    outer ring of shifts is tried (`OUTER_RING_AFTER`; None: as these cells' crops say, the whole
+    grid's where they are all of it). Each cell is moved or not on its own. Returns the new
     probabilities, the new quads, and which cells moved.
     """
     fit = kit_fit(probs, table)
@@ -100,7 +109,9 @@ def recentre_cells(
     new_quads = np.array(quads, np.float32, copy=True)
     if not len(doubtful):
         return out, new_quads, ()
-    shifts = SHIFTS if np.count_nonzero(fit > WHOLE_TILE) >= OUTER_RING_AFTER else INNER_SHIFTS
+    if outer is None:
+        outer = outer_ring(probs, table)
+    shifts = SHIFTS if outer else INNER_SHIFTS
     tries = np.concatenate([shifted_quads(quads[i], shifts) for i in doubtful])
     tried_fit = kit_fit(look(crop(tries)), table).reshape(len(doubtful), len(shifts))
     best = np.argmax(tried_fit, axis=1)
