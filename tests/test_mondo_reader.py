@@ -245,6 +245,8 @@ def test_eval_reports_every_figure(root, tmp_path, capsys):
         "scores_exact",
         "scores_exact_head_by_head",
         "median_ms_per_photo",
+        "p90_ms_per_photo",
+        "longest_ms_per_photo",
         "wrong_unflagged",
         "right_flagged",
         "by_condition",
@@ -253,9 +255,15 @@ def test_eval_reports_every_figure(root, tmp_path, capsys):
     assert sum(b["photos"] for b in result["by_condition"]["tilt"].values()) == 3
     assert sum(b["photos"] for b in result["by_condition"]["table family"].values()) == 3
     assert [p["flagged"] for p in result["per_photo"]] == [False] * 3
+    # each photo's time kept, the tail named: the longest photo and its time
+    slowest = max(result["per_photo"], key=lambda p: p["ms"])
+    assert result["longest_photo"] == slowest["photo"]
+    assert result["longest_ms_per_photo"] == pytest.approx(slowest["ms"], abs=0.1)
+    assert result["median_ms_per_photo"] <= result["p90_ms_per_photo"] <= result["longest_ms_per_photo"]
     assert result["wrong_unflagged"] == 0.0
     assert set(result["head_accuracy"]) >= {"present", "edge_N", "animals", "volcanoes"}
-    assert "islands found" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "islands found" in out and f"({slowest['photo']})" in out and "90th percentile" in out
 
 
 @pytest.mark.slow
