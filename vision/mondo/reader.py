@@ -190,7 +190,9 @@ def read_cells(
     quads = np.asarray(found.cell_quads, np.float32)
     start = time.perf_counter()
     crop, source = _cropper(image, quads, model, finer)
-    crop_ms = (time.perf_counter() - start) * 1000
+    crop_ms = (time.perf_counter() - start) * 1000  # the picture; its crops are cut as they are read
+    # the crops of the cells not read before, read in four turns, then each cell that shows no whole
+    # tile looked at round its crop (`recentre_cells`): the grid's own whole tiles say how far
     start = time.perf_counter()
 
     def first_look(rows: np.ndarray) -> list[dict[str, np.ndarray]]:
@@ -204,10 +206,10 @@ def read_cells(
 
         def moved_crops(rows: np.ndarray) -> list[tuple[dict[str, np.ndarray], np.ndarray, bool]]:
             some = {head: p[rows] for head, p in first_probs.items()}
-            now, now_quads, moved = recentre_cells(
+            now, now_quads, moved_rows = recentre_cells(
                 some, quads[rows], table, crop, model.run, lambda c: read_turns(model, c), outer
             )
-            return [(cell, now_quads[j], j in moved) for j, cell in enumerate(_by_cell(now))]
+            return [(cell, now_quads[j], j in moved_rows) for j, cell in enumerate(_by_cell(now))]
 
         recentred = cells_read.read(("recentred", source, outer), quads, moved_crops)
         probs = _stacked([cell for cell, _, _ in recentred])
