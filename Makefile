@@ -73,9 +73,11 @@ demo: $(STAMP)
 	@# the same boards as a club's batch: one CSV, and a table per game with columns of its own
 	$(BIN)/scorecam batch samples/boards --out out/boards.csv
 
+# -rs: a skipped test says why (the browser test without Chromium); --durations: the ten slowest
+# tests named, to keep the suite under 10 minutes
 test: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/pytest -rs  # -rs: a skipped test says why (the browser test without Chromium)
+	$(BIN)/pytest -rs --durations=10
 
 test-slow: $(TRAIN_STAMP)
 	$(BIN)/pytest -m "slow or train"
