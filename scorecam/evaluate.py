@@ -15,13 +15,13 @@ photo's truth; DESIGN.md, "Robust reading").
 from __future__ import annotations
 
 import json
-import statistics
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
 from scorecam.eval_guard import RAISED_LABEL, raised_lines
+from scorecam.evaluate_games import time_figures, time_rows
 from scorecam.progress import Progress
 from scoring.mondo import (
     Island,
@@ -171,7 +171,7 @@ def evaluate(
     head_total: Counter[str] = Counter()
     # the present head by truth: empty spaces read empty, tiles read as tiles ([right, of])
     presence: dict[str, list[int]] = {"empty": [0, 0], "tile": [0, 0]}
-    times, failures, records = [], [], []
+    failures, records = [], []
     for n, photo_path in enumerate(photos, start=1):
         truth = json.loads(photo_path.with_suffix(".json").read_text())
         try:  # the truth is read here: a broken one is the truth file's fault, never the reader's
@@ -199,7 +199,6 @@ def evaluate(
             grid=grid_given,
         )
         bar(n)
-        times.append(one["ms"])
         record["ms"] = round(one["ms"], 1)
         record |= one.get("record", {}) | ({"raised": one["raised"]} if "raised" in one else {})
         failures += [one["failure"]] if one.get("failure") else []
@@ -226,13 +225,8 @@ def evaluate(
         "scores_exact": counts["exact_catalog"] / total,
         **verdict_figures(records),
         "scores_exact_head_by_head": counts["exact_heads"] / total,
-        "median_ms_per_photo": statistics.median(times),
-        # the tail a player waits through: a photo whose first reading asks is looked at again
-        "p90_ms_per_photo": statistics.quantiles(times, n=10, method="inclusive")[-1]
-        if len(times) > 1
-        else times[0],
-        "longest_ms_per_photo": max(times),
-        "longest_photo": photos[times.index(max(times))].name,
+        # the tail too: a photo whose first reading asks is looked at again
+        **time_figures(records),
         # readings that raised (bugs): each counted as an island not found, named with what it raised
         "raised": raised_figure(records),
         "failures": failures,
@@ -344,15 +338,7 @@ def eval_table(result: dict[str, Any]) -> str:
         f"  wrong and unflagged           {pct(result['wrong_unflagged'])} (the worst: nothing says to check)",
         f"  right but flagged             {pct(result['right_flagged'])} (false alarms)",
         f"scores exact (head by head)     {pct(result['scores_exact_head_by_head'])}",
-        f"median time per photo           {result['median_ms_per_photo']:.0f} ms (decoding included, one core)",
-        *(
-            [
-                f"  90th percentile               {result['p90_ms_per_photo']:.0f} ms",
-                f"  longest                       {result['longest_ms_per_photo']:.0f} ms ({result['longest_photo']})",
-            ]
-            if "longest_ms_per_photo" in result
-            else []
-        ),
+        *(f"{label:<32}{value}" for label, value in time_rows(result)),
         f"{RAISED_LABEL:<32}{len(result.get('raised', []))}",
         *raised_lines(result),
     ]

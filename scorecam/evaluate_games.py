@@ -8,6 +8,7 @@ reports. The Mondo evaluation (`scorecam.evaluate`) is older and keeps its own.
 from __future__ import annotations
 
 import json
+import statistics
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -57,6 +58,36 @@ def measure_photos(
         bar(i + 1)
     bar.close()
     return records
+
+
+def time_figures(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """How long a photo takes to read, decoding included, from records with ``ms`` and ``photo``:
+    the median, the 90th percentile and the longest photo (the tail a player waits through: a photo
+    a reader doubts is looked at again)."""
+    times = [r["ms"] for r in records]
+    longest = max(records, key=lambda r: r["ms"])
+    p90 = statistics.quantiles(times, n=10, method="inclusive")[-1] if len(times) > 1 else times[0]
+    return {
+        "median_ms_per_photo": round(statistics.median(times), 1),
+        "p90_ms_per_photo": round(p90, 1),
+        "longest_ms_per_photo": round(longest["ms"], 1),
+        "longest_photo": longest["photo"],
+    }
+
+
+def time_rows(
+    result: dict[str, Any], of_median: list[tuple[str, str]] | None = None
+) -> list[tuple[str, str]]:
+    """The figures table's rows of `time_figures` (the tail's where the result has them), with a
+    game's own rows of what the median is made of (`of_median`) right under it."""
+    median = f"{result['median_ms_per_photo']:.0f} ms (decoding included, one core)"
+    rows = [("median time per photo", median), *(of_median or [])]
+    if "longest_ms_per_photo" in result:
+        rows += [
+            ("  90th percentile", f"{result['p90_ms_per_photo']:.0f} ms"),
+            ("  longest", f"{result['longest_ms_per_photo']:.0f} ms ({result['longest_photo']})"),
+        ]
+    return rows
 
 
 def share(k: int, total: int) -> float:

@@ -17,14 +17,13 @@ those with a corner that shows unsmeared, and the sides' points over the photos 
 
 from __future__ import annotations
 
-import statistics
 import time
 from pathlib import Path
 from typing import Any
 
 from scorecam import eval_guard as guard
 from scorecam import evaluate_games as games
-from scorecam.evaluate_games import figures_table, pct, share
+from scorecam.evaluate_games import figures_table, pct, share, time_figures, time_rows
 from scoring.mediatore import card, thirds_of
 
 
@@ -175,7 +174,7 @@ def figures(records: list[dict[str, Any]]) -> dict[str, Any]:
         ),
         "right_flagged": share(sum(1 for r in side_right if r["flagged"]), len(side_right)),
         "flagged": share(sum(1 for r in found if r["flagged"]), n),
-        "median_ms_per_photo": round(statistics.median(r["ms"] for r in records), 1),
+        **time_figures(records),
         # readings that raised (bugs): each counted as a photo not found, named with what it raised
         "raised": guard.raised_figure(records),
         "by_condition": {
@@ -216,7 +215,7 @@ def eval_table(result: dict[str, Any]) -> str:
         ("wrong and unflagged (whole side)", pct(result["wrong_unflagged"])),
         ("wrong and unflagged (cards that show)", pct(result["wrong_unflagged_cards_shown"])),
         ("right but flagged", pct(result["right_flagged"])),
-        ("median time per photo", f"{result['median_ms_per_photo']:.0f} ms (decoding included, one core)"),
+        *time_rows(result),
     ]
     for family in ("world", "layout", "shake"):
         for bucket, v in result["by_condition"].get(family, {}).items():

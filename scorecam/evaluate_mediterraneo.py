@@ -26,7 +26,7 @@ from typing import Any
 from scorecam import eval_guard as guard
 from scorecam import evaluate_games as games
 from scorecam.evaluate import condition_table, verdict_figures
-from scorecam.evaluate_games import figures_table, pct, share
+from scorecam.evaluate_games import figures_table, pct, share, time_figures, time_rows
 from scoring.mediterraneo import Cell, Sea, score_sea, sea_from_json, sea_report_to_json
 from vision.synth.world import condition_buckets
 
@@ -200,7 +200,7 @@ def figures(records: list[dict[str, Any]]) -> dict[str, Any]:
         "flagged": share(sum(1 for r in found if r["flagged"]), n),
         **_head_by_head_figures(found, cells, octopuses, n),
         **_read_objectives_figures(found, n),
-        "median_ms_per_photo": round(statistics.median(r["ms"] for r in records), 1),
+        **time_figures(records),
         "median_kit_decode_ms": round(statistics.median([r["kit_ms"] for r in found] or [0.0]), 1),
         # readings that raised (bugs): each counted as a sea not found, named here with what it raised
         "raised": guard.raised_figure(records),
@@ -273,9 +273,13 @@ def eval_table(result: dict[str, Any]) -> str:
         ("head by head: both totals exact", pct(result["totals_exact_head_by_head"])),
         ("head by head: wrong and unflagged", pct(result["wrong_unflagged_head_by_head"])),
         ("head by head: right but flagged", pct(result["right_flagged_head_by_head"])),
-        ("median time per photo", f"{result['median_ms_per_photo']:.0f} ms (decoding included, one core)"),
-        ("of which the kit's decoder", f"{result['median_kit_decode_ms']:.1f} ms"),
-        ("of which the objective cards", f"{result['median_objectives_ms']:.1f} ms"),
+        *time_rows(
+            result,
+            of_median=[
+                ("of which the kit's decoder", f"{result['median_kit_decode_ms']:.1f} ms"),
+                ("of which the objective cards", f"{result['median_objectives_ms']:.1f} ms"),
+            ],
+        ),
         (guard.RAISED_LABEL, str(len(result.get("raised", [])))),
     ]
     lines = [figures_table(rows), *guard.raised_lines(result)]

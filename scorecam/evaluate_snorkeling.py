@@ -12,14 +12,13 @@ simulated world (light, print, table family, players, stress).
 
 from __future__ import annotations
 
-import statistics
 import time
 from pathlib import Path
 from typing import Any
 
 from scorecam import eval_guard as guard
 from scorecam import evaluate_games as games
-from scorecam.evaluate_games import figures_table, pct, share
+from scorecam.evaluate_games import figures_table, pct, share, time_figures, time_rows
 from scoring.snorkeling import RoundBoard, round_from_json, score_round
 
 
@@ -158,7 +157,7 @@ def figures(records: list[dict[str, Any]]) -> dict[str, Any]:
         **_told_figures(found, n, "players"),
         **_told_figures(found, n, "mats"),
         "flagged": share(sum(1 for r in found if r["flagged"]), n),
-        "median_ms_per_photo": round(statistics.median(r["ms"] for r in records), 1),
+        **time_figures(records),
         # readings that raised (bugs): each counted as a table not found, named with what it raised
         "raised": guard.raised_figure(records),
         "by_condition": {
@@ -208,7 +207,7 @@ def eval_table(result: dict[str, Any]) -> str:
         ("rounds scored exactly, players' mats named", pct(result["rounds_scored_exactly_mats_given"])),
         ("wrong and unflagged, players' mats named", pct(result["wrong_unflagged_mats_given"])),
         ("right but flagged, players' mats named", pct(result["right_flagged_mats_given"])),
-        ("median time per photo", f"{result['median_ms_per_photo']:.0f} ms (decoding included, one core)"),
+        *time_rows(result),
     ]
     for family in ("world", "players", "light"):
         for bucket, v in result["by_condition"].get(family, {}).items():

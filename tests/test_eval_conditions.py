@@ -1,5 +1,6 @@
 """The photo's verdict (`status`), the flag figures of `scorecam eval` (wrong and unflagged, right
-but flagged) and their breakdown by condition, and the world options of `scorecam synth`."""
+but flagged) and their breakdown by condition, its time figures (the tail beside the median), and
+the world options of `scorecam synth`."""
 
 import json
 from dataclasses import replace
@@ -11,6 +12,7 @@ import scorecam.photos
 from scorecam.annotate import GREEN, ORANGE, score_panel, verdict_line
 from scorecam.cli import main, synth_options, synth_world
 from scorecam.evaluate import condition_table, eval_table, verdict_figures
+from scorecam.evaluate_games import figures_table, time_figures, time_rows
 from scorecam.tables import status_line
 from vision.synth.world import TABLE_FAMILIES, World
 
@@ -26,6 +28,26 @@ def record(score_right, flagged, found=True, **conditions):
 
 
 # ------------------------------------------------------------------------------- eval figures
+
+
+def test_the_time_figures_name_the_tail_beside_the_median():
+    # nine quick photos and one a reader looked at again and again: the median hides it
+    records = [{"photo": f"p{i}.jpg", "ms": 100.0 + i} for i in range(9)] + [
+        {"photo": "slow.jpg", "ms": 9000.0}
+    ]
+    figures = time_figures(records)
+    assert figures["median_ms_per_photo"] == 104.5
+    assert figures["longest_ms_per_photo"] == 9000.0 and figures["longest_photo"] == "slow.jpg"
+    assert 108.0 < figures["p90_ms_per_photo"] < 9000.0  # between the ninth and the tenth
+    text = figures_table(time_rows(figures))
+    assert "90th percentile" in text and "9000 ms (slow.jpg)" in text
+    # one photo: every figure is its time
+    one = time_figures([{"photo": "a.jpg", "ms": 80.0}])
+    assert one["median_ms_per_photo"] == one["p90_ms_per_photo"] == one["longest_ms_per_photo"] == 80.0
+    # a result stored before the tail was reported prints its median alone
+    assert time_rows({"median_ms_per_photo": 120.0}) == [
+        ("median time per photo", "120 ms (decoding included, one core)")
+    ]
 
 
 def test_wrong_unflagged_and_right_flagged_are_counted_over_all_photos():
