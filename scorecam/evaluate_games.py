@@ -2,7 +2,8 @@
 Snorkeling rounds): finding the photos with truth, measuring each, shares and the figures table.
 
 Each game's module keeps what is its own: how one photo is read and compared, and which figures it
-reports. The Mondo evaluation (`scorecam.evaluate`) is older and keeps its own.
+reports. The Mondo evaluation (`scorecam.evaluate`) is older and keeps its own, but for the time
+figures (`time_figures`, `time_rows`), which every game's share.
 """
 
 from __future__ import annotations
