@@ -18,9 +18,9 @@ from vision.synth.world import World
 PX = 100  # px per cell of the drawn pictures
 
 
-def _table(rng: np.random.Generator) -> np.ndarray:
-    """A 3x3-cell picture of a mottled table (soft blobs, no straight lines)."""
-    noise = rng.normal(0, 1, (3 * PX, 3 * PX, 3)).astype(np.float32)
+def _table(rng: np.random.Generator, cells: int = 3) -> np.ndarray:
+    """A picture `cells` cells wide and high of a mottled table (soft blobs, no straight lines)."""
+    noise = rng.normal(0, 1, (cells * PX, cells * PX, 3)).astype(np.float32)
     table = cv2.GaussianBlur(noise, (0, 0), 6) * 60 + np.float32([70, 90, 110])
     return np.clip(table, 0, 255).astype(np.uint8)
 
@@ -158,6 +158,12 @@ def test_a_loose_tile_lying_a_little_past_a_hand_laid_one_in_an_empty_space_is_l
     assert [c.head for c in reading.checks].count(SLANTED_TILE) == 1
     monkeypatch.setattr(slanted, "LOOSE", slanted.SLANTED)  # only tiles far off, and only by the ratio
     total, reading = _read(photo)
+    # kept as the island's, breaking the water rule alone: asked about (`space_checks.ASK_TURN`) ...
+    assert total != truth and [(c.head, c.total_if_second) for c in reading.checks] == [
+        ("off_grid_tile", truth)
+    ]
+    monkeypatch.setattr(space_checks, "ASK_TURN", None)  # ... and not before
+    total, reading = _read(photo)
     assert total != truth and not reading.flags
 
 
@@ -181,7 +187,9 @@ def test_a_loose_tile_the_tile_model_reads_either_way_is_asked_about(monkeypatch
     # grid as read), but a crop turned as it lies fits the kit no better than the space's own (both a
     # whole kit tile), so the tile model's veto kept it as the island's: 9 tiles, the water rule
     # broken, 0 points, nothing asked. Three looks now ask; the fourth, on a grid a little otherwise,
-    # does not see the slant, and the looks' doubt stays with it (`looks.CARRIED_HEADS`).
+    # does not see the slant, and the looks' doubt stays with it (`looks.CARRIED_HEADS`); it measures
+    # the tile 10 degrees or more off, and as the tile breaks the water rule alone, asks too
+    # (`space_checks.ASK_TURN`).
     from vision.mondo import looks
     from vision.mondo.checks import OFF_GRID_TILE
 
@@ -191,10 +199,14 @@ def test_a_loose_tile_the_tile_model_reads_either_way_is_asked_about(monkeypatch
     (doubt,) = reading.checks
     assert (doubt.head, doubt.row, doubt.col) == (OFF_GRID_TILE, 2, 0) and reading.flags == (doubt.text,)
     assert doubt.total_if_second == truth  # the island without it: the truth's total
-    monkeypatch.setattr(looks, "CARRIED_HEADS", frozenset())  # the kept look's own: nothing asked
+    # the kept look's own reading asks too now: the tile breaks the water rule alone (ASK_TURN) ...
+    monkeypatch.setattr(looks, "CARRIED_HEADS", frozenset())
+    assert _read(photo)[1].flags == (doubt.text,)
+    monkeypatch.setattr(space_checks, "ASK_TURN", None)  # ... without it and the carry, nothing asked
     assert _read(photo)[1].flags == ()
     monkeypatch.undo()
     monkeypatch.setattr(space_checks, "ASK_TURNED_FIT", None)  # the reader before: kept silently
+    monkeypatch.setattr(space_checks, "ASK_TURN", None)
     total, reading = _read(photo)
     assert total != truth and reading.flags == ()
 
@@ -237,3 +249,98 @@ def test_a_slanted_tile_taken_out_leaves_the_other_checks_their_what_ifs(monkeyp
     assert kept.head == "present" and kept.total_if_second == doubt.total_if_second and not kept.not_possible
     assert out.flags == (slant.text, kept.text)
     assert [c.source for c in out.cells if (c.row, c.col) == (0, 0)] == ["empty"]
+
+
+def _reading_on_picture(island, turn_of_corner: float):
+    """A 3x3 island's reading, and a picture of it (the grid a cell in from each side of a 5x5-cell
+    table): every tile lying square to the grid but (0, 0), turned `turn_of_corner` degrees."""
+    from vision.geometry import grid_cell_quads
+    from vision.mondo.decode import CellReading
+
+    rng = np.random.default_rng(7)
+    picture = _table(rng, cells=5)
+    for r in range(3):
+        for c in range(3):
+            turn = turn_of_corner if (r, c) == (0, 0) else 0.0
+            _draw_tile(picture, (c + 1.5, r + 1.5), turn, (40 + 60 * c, 90 + 40 * r, 150), rng)
+    quad = np.float32([[1, 1], [4, 1], [4, 4], [1, 4]]) * PX
+    cells = tuple(CellReading(r, c, "catalog", 0.0, ()) for r in range(3) for c in range(3))
+    reading = reader.IslandReading(island, (), cells, 3, quad, grid_cell_quads(quad, 3), {}, ())
+    return picture, reading
+
+
+def _breaking_at_the_corner():
+    """A forest island whose corner tile (0, 0) shows forest to the north, off the island: it alone
+    breaks the water rule."""
+    from mondo_builders import F, W, full_forest_island, tile
+
+    from scoring.mondo import Island
+
+    whole = full_forest_island(3)
+    return Island(3, (tile(0, 0, F, F, F, W), *(t for t in whole.tiles if t.cell != (0, 0))))
+
+
+@pytest.mark.parametrize("turn", [-12.0, 12.0])  # measured 10 and 11: short of LOOSE
+def test_a_tile_breaking_the_water_rule_alone_lying_as_far_off_as_a_hand_laid_one_is_asked_about(turn):
+    # 9537-00151 (fresh stress, grid detected): a loose tile lying in the island's empty corner space,
+    # measured 10 degrees off the reader's grid (short of the slant test), read as the island's with
+    # its forest facing out: the island invalid, 0 points, nothing asked
+    from vision.mondo.checks import OFF_GRID_TILE, island_score
+
+    island = _breaking_at_the_corner()
+    picture, reading = _reading_on_picture(island, turn)
+    (measured, _, second), *_ = slanted.tile_turns(picture, reading.quad, 3, [(0, 0), (1, 1)]).values()
+    assert space_checks.ASK_TURN <= abs(measured) < slanted.LOOSE and second >= space_checks.ASK_SIDES
+    out = space_checks.without_slanted_tiles(picture, reading, crop=None, table=None, look=None)
+    assert out.island == island  # kept as read: a hand-laid tile may lie so
+    (check,) = out.checks
+    assert (check.head, check.row, check.col) == (OFF_GRID_TILE, 0, 0) and out.flags == (check.text,)
+    without = type(island)(3, tuple(t for t in island.tiles if t.cell != (0, 0)))
+    assert check.total == 0 and check.total_if_second == island_score(without)[0] > 0
+
+
+def test_a_tile_breaking_the_water_rule_square_to_the_grid_is_not_asked_about():
+    island = _breaking_at_the_corner()
+    picture, reading = _reading_on_picture(island, 4.0)
+    out = space_checks.without_slanted_tiles(picture, reading, crop=None, table=None, look=None)
+    assert out.checks == () and out.flags == ()
+
+
+def test_a_tile_lying_a_little_off_the_grid_is_not_asked_about_where_the_score_does_not_hang_on_it(
+    monkeypatch,
+):
+    from mondo_builders import full_forest_island
+
+    island = full_forest_island(3)  # keeps the water rule
+    picture, reading = _reading_on_picture(island, 12.0)
+    assert space_checks.without_slanted_tiles(picture, reading, crop=None, table=None, look=None).checks == ()
+    # and the tile that breaks the rule, with the question off: the reader before
+    monkeypatch.setattr(space_checks, "ASK_TURN", None)
+    picture, reading = _reading_on_picture(_breaking_at_the_corner(), 12.0)
+    assert space_checks.without_slanted_tiles(picture, reading, crop=None, table=None, look=None).checks == ()
+
+
+@pytest.mark.slow  # a stress photo drawn again and read: about 10 s
+def test_a_loose_tile_in_the_empty_corner_breaking_the_water_rule_is_asked_about(monkeypatch):
+    # 9537-00151 (fresh stress, grid detected, read once as a fresh set): a loose tile lies 14 degrees
+    # off in the truth's empty corner space (0, 0); the second net's grid, a quarter of a cell too
+    # wide there, measures it 10 degrees off and reads it as the island's, its forest facing out
+    from vision.mondo import looks
+    from vision.mondo.checks import OFF_GRID_TILE
+
+    photo, truth = _stress_photo(151, seed=9537)
+
+    def second_look():
+        return reader.read_with_locator(photo, locator=looks.second_locator()).reading
+
+    reading = second_look()
+    assert score_turn(single_island_turn("island", reading.island)).players[0].total != truth
+    (loose,) = [c for c in reading.checks if c.head == OFF_GRID_TILE]
+    assert (loose.row, loose.col, loose.total_if_second) == (0, 0, truth)
+    monkeypatch.setattr(space_checks, "ASK_TURN", None)  # the reader before: nothing asked of it
+    assert not [c for c in second_look().checks if c.head == OFF_GRID_TILE]
+    monkeypatch.undo()
+    # the photo as a player reads it: scored right, or flagged
+    result = reader.read_photo_island(photo)
+    total = score_turn(single_island_turn("island", result.reading.island)).players[0].total
+    assert total == truth or result.reading.flags

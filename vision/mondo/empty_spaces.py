@@ -90,20 +90,28 @@ def unlike_table_spaces(
 
 
 def loose_tile_cells(island: Island, empty: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """The tiles (row, col) that break the water rule, lie side to side against a space of `empty` or
-    were read back side up (land all round: a loose tile face down lying in a space of its own), and
-    without which the island keeps the rule: each may be a loose tile lying in a space the island
-    leaves empty, and the score hangs on it (an island that breaks the rule elsewhere too scores
-    nothing either way, so there is nothing to ask)."""
+    """The tiles (row, col) of `rule_breakers` that lie side to side against a space of `empty` or
+    were read back side up (land all round: a loose tile face down lying in a space of its own): each
+    may be a loose tile lying in a space the island leaves empty."""
     spaces = set(empty)
     if not spaces:
         return []
+    return [
+        (r, c)
+        for r, c in rule_breakers(island)
+        if any((r + dr, c + dc) in spaces for dr, dc in _SIDES) or back_side_up(island.tile_at(r, c))
+    ]
+
+
+def rule_breakers(island: Island) -> list[tuple[int, int]]:
+    """The tiles (row, col) that break the water rule, and without which the island keeps it: the
+    score hangs on each (an island that breaks the rule elsewhere too scores nothing either way, so
+    there is nothing to ask)."""
     breaking = sorted({(e.row, e.col) for e in analyse_island(island).invalid_edges})
     return [
         (r, c)
         for r, c in breaking
-        if (any((r + dr, c + dc) in spaces for dr, dc in _SIDES) or back_side_up(island.tile_at(r, c)))
-        and analyse_island(Island(island.grid, tuple(t for t in island.tiles if t.cell != (r, c)))).valid
+        if analyse_island(Island(island.grid, tuple(t for t in island.tiles if t.cell != (r, c)))).valid
     ]
 
 

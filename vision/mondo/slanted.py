@@ -229,6 +229,21 @@ def is_slanted(turn: float, ratio: float, second: float) -> bool:
     return abs(turn) < SLANTED or ratio >= SLANT_RATIO
 
 
+def _grid_picture(
+    image: np.ndarray, quad: np.ndarray, grid: int, finer: Finer | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """The picture the spaces are looked at in, and the map of the grid's cells (col, row) into it:
+    `image`, or where its cells are smaller than CELL_PX a finer decode of the photo (`finer`)."""
+    corners = np.float32([[0, 0], [grid, 0], [grid, grid], [0, grid]])
+    to_image = cv2.getPerspectiveTransform(corners, np.asarray(quad, np.float32))
+    side = float(np.sqrt(abs(cv2.contourArea(np.asarray(quad, np.float32))))) / grid
+    if finer is None or side >= CELL_PX:
+        return image, to_image
+    picture, k = finer(side / CELL_PX)  # k: px of `image` per px of `picture`
+    r = 1.0 / k
+    return picture, np.array([[r, 0, 0.5 * r - 0.5], [0, r, 0.5 * r - 0.5], [0, 0, 1]]) @ to_image
+
+
 def slanted_tiles(
     image: np.ndarray,
     quad: np.ndarray,
@@ -241,14 +256,7 @@ def slanted_tiles(
     of the photo for a small island."""
     if not cells:
         return {}
-    corners = np.float32([[0, 0], [grid, 0], [grid, grid], [0, grid]])
-    to_image = cv2.getPerspectiveTransform(corners, np.asarray(quad, np.float32))
-    side = float(np.sqrt(abs(cv2.contourArea(np.asarray(quad, np.float32))))) / grid
-    picture, to_picture = image, to_image
-    if finer is not None and side < CELL_PX:
-        picture, k = finer(side / CELL_PX)  # k: px of `image` per px of `picture`
-        r = 1.0 / k
-        to_picture = np.array([[r, 0, 0.5 * r - 0.5], [0, r, 0.5 * r - 0.5], [0, 0, 1]]) @ to_image
+    picture, to_picture = _grid_picture(image, quad, grid, finer)
     out = {}
     for row, col in cells:
         view = rectified_space(picture, to_picture, row, col)
@@ -260,6 +268,21 @@ def slanted_tiles(
         if is_slanted(turn, ratio, second):
             out[(row, col)] = Slant(turn, shift)
     return out
+
+
+def tile_turns(
+    image: np.ndarray,
+    quad: np.ndarray,
+    grid: int,
+    cells: list[tuple[int, int]],
+    finer: Finer | None = None,
+) -> dict[tuple[int, int], tuple[float, float, float]]:
+    """`tile_turn` (turn, ratio, second) of the tile in each of `cells` (row, col), whatever its
+    edges show (`slanted_tiles` takes the same arguments)."""
+    if not cells:
+        return {}
+    picture, to_picture = _grid_picture(image, quad, grid, finer)
+    return {(row, col): tile_turn(rectified_space(picture, to_picture, row, col)) for row, col in cells}
 
 
 @dataclass(frozen=True)
