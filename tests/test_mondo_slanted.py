@@ -159,9 +159,7 @@ def test_a_loose_tile_lying_a_little_past_a_hand_laid_one_in_an_empty_space_is_l
     monkeypatch.setattr(slanted, "LOOSE", slanted.SLANTED)  # only tiles far off, and only by the ratio
     total, reading = _read(photo)
     # kept as the island's, breaking the water rule alone: asked about (`space_checks.ASK_TURN`) ...
-    assert total != truth and [(c.head, c.total_if_second) for c in reading.checks] == [
-        ("off_grid_tile", truth)
-    ]
+    assert total != truth and [(c.head, c.total_if_second) for c in reading.checks] == [("loose_tile", truth)]
     monkeypatch.setattr(space_checks, "ASK_TURN", None)  # ... and not before
     total, reading = _read(photo)
     assert total != truth and not reading.flags
@@ -187,9 +185,9 @@ def test_a_loose_tile_the_tile_model_reads_either_way_is_asked_about(monkeypatch
     # grid as read), but a crop turned as it lies fits the kit no better than the space's own (both a
     # whole kit tile), so the tile model's veto kept it as the island's: 9 tiles, the water rule
     # broken, 0 points, nothing asked. Three looks now ask; the fourth, on a grid a little otherwise,
-    # does not see the slant, and the looks' doubt stays with it (`looks.CARRIED_HEADS`); it measures
-    # the tile 10 degrees or more off, and as the tile breaks the water rule alone, asks too
-    # (`space_checks.ASK_TURN`).
+    # does not see the slant, and the looks' doubt stays with it (`looks.CARRIED_HEADS`). It measures
+    # the tile 10 degrees or more off, and as the tile breaks the water rule alone, now asks the water
+    # rule's question of it (`space_checks.ASK_TURN`): it no longer asks less than the first look.
     from vision.mondo import looks
     from vision.mondo.checks import OFF_GRID_TILE
 
@@ -199,10 +197,10 @@ def test_a_loose_tile_the_tile_model_reads_either_way_is_asked_about(monkeypatch
     (doubt,) = reading.checks
     assert (doubt.head, doubt.row, doubt.col) == (OFF_GRID_TILE, 2, 0) and reading.flags == (doubt.text,)
     assert doubt.total_if_second == truth  # the island without it: the truth's total
-    # the kept look's own reading asks too now: the tile breaks the water rule alone (ASK_TURN) ...
+    # so without the carry the first look is kept, asking as it does (with ASK_TURN) ...
     monkeypatch.setattr(looks, "CARRIED_HEADS", frozenset())
     assert _read(photo)[1].flags == (doubt.text,)
-    monkeypatch.setattr(space_checks, "ASK_TURN", None)  # ... without it and the carry, nothing asked
+    monkeypatch.setattr(space_checks, "ASK_TURN", None)  # ... and without either, the fourth: nothing asked
     assert _read(photo)[1].flags == ()
     monkeypatch.undo()
     monkeypatch.setattr(space_checks, "ASK_TURNED_FIT", None)  # the reader before: kept silently
@@ -285,7 +283,7 @@ def test_a_tile_breaking_the_water_rule_alone_lying_as_far_off_as_a_hand_laid_on
     # 9537-00151 (fresh stress, grid detected): a loose tile lying in the island's empty corner space,
     # measured 10 degrees off the reader's grid (short of the slant test), read as the island's with
     # its forest facing out: the island invalid, 0 points, nothing asked
-    from vision.mondo.checks import OFF_GRID_TILE, island_score
+    from vision.mondo.checks import LOOSE_TILE, island_score
 
     island = _breaking_at_the_corner()
     picture, reading = _reading_on_picture(island, turn)
@@ -294,9 +292,26 @@ def test_a_tile_breaking_the_water_rule_alone_lying_as_far_off_as_a_hand_laid_on
     out = space_checks.without_slanted_tiles(picture, reading, crop=None, table=None, look=None)
     assert out.island == island  # kept as read: a hand-laid tile may lie so
     (check,) = out.checks
-    assert (check.head, check.row, check.col) == (OFF_GRID_TILE, 0, 0) and out.flags == (check.text,)
+    assert (check.head, check.row, check.col) == (LOOSE_TILE, 0, 0) and out.flags == (check.text,)
     without = type(island)(3, tuple(t for t in island.tiles if t.cell != (0, 0)))
     assert check.total == 0 and check.total_if_second == island_score(without)[0] > 0
+
+
+@pytest.mark.parametrize(
+    "turn, ratio, second, asked",
+    [
+        (-10.0, 1.0, 0.47, True),  # 9537-00151: a hand-laid tile's turn, three sides and a weak fourth
+        (15.0, 1.0, 0.9, True),  # short of a slanted tile: no ratio asked for
+        (9.0, 1.0, 0.9, False),  # within a hand-laid tile's turn
+        (27.0, 1.11, 0.06, False),  # 9537-00009: a back on a table's lines, two sides
+        (-35.0, 1.002, 0.74, False),  # 9538-00089: far off, but no better than square to the grid
+        (-35.0, 1.3, 0.74, True),  # far off and clearly better, as the slant test takes it
+    ],
+)
+def test_a_tile_breaking_the_water_rule_alone_is_asked_about_as_the_slant_test_would_with_a_lower_bar(
+    turn, ratio, second, asked
+):
+    assert space_checks._askew(turn, ratio, second) is asked
 
 
 def test_a_tile_breaking_the_water_rule_square_to_the_grid_is_not_asked_about():
@@ -326,7 +341,7 @@ def test_a_loose_tile_in_the_empty_corner_breaking_the_water_rule_is_asked_about
     # off in the truth's empty corner space (0, 0); the second net's grid, a quarter of a cell too
     # wide there, measures it 10 degrees off and reads it as the island's, its forest facing out
     from vision.mondo import looks
-    from vision.mondo.checks import OFF_GRID_TILE
+    from vision.mondo.checks import LOOSE_TILE
 
     photo, truth = _stress_photo(151, seed=9537)
 
@@ -335,10 +350,10 @@ def test_a_loose_tile_in_the_empty_corner_breaking_the_water_rule_is_asked_about
 
     reading = second_look()
     assert score_turn(single_island_turn("island", reading.island)).players[0].total != truth
-    (loose,) = [c for c in reading.checks if c.head == OFF_GRID_TILE]
+    (loose,) = [c for c in reading.checks if c.head == LOOSE_TILE]
     assert (loose.row, loose.col, loose.total_if_second) == (0, 0, truth)
     monkeypatch.setattr(space_checks, "ASK_TURN", None)  # the reader before: nothing asked of it
-    assert not [c for c in second_look().checks if c.head == OFF_GRID_TILE]
+    assert not [c for c in second_look().checks if c.head == LOOSE_TILE]
     monkeypatch.undo()
     # the photo as a player reads it: scored right, or flagged
     result = reader.read_photo_island(photo)

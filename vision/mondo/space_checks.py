@@ -5,8 +5,8 @@ either way.
 - A tile at the island's edge whose outline lies far off the grid (`vision.mondo.slanted`) is a loose
   tile lying in an empty space: taken out, with a check; or, where the tile model reads it as a
   whole kit tile both on the grid and turned as it lies, kept, with a check. One that breaks the
-  water rule alone (the island keeps it without) is asked about already where it lies as far off
-  the grid as a hand-laid tile can.
+  water rule alone (the island keeps it without) is asked the water rule's loose-tile question
+  already where it lies as far off the grid as a hand-laid tile can.
 - A space read as empty that shows a tile lying turned across it (`vision.mondo.turned`), or that
   looks like no part of the table round the island, or beside which a tile lies pushed out of line
   (`vision.mondo.pushed`), and a tile breaking the water rule beside such a
@@ -31,7 +31,7 @@ from vision.mondo.decode import CandidateTable
 from vision.mondo.empty_spaces import back_side_up, loose_tile_cells, rule_breakers, unlike_table_spaces
 from vision.mondo.pushed import pushed_tile_checks
 from vision.mondo.recentre import SLANT_NATS, Cropper, Reader, kit_fit
-from vision.mondo.slanted import LAID, slanted_tiles, tile_turns
+from vision.mondo.slanted import LAID, SLANT_RATIO, SLANTED, slanted_tiles, tile_turns
 from vision.mondo.turned import turned_tile_checks
 
 if TYPE_CHECKING:
@@ -53,17 +53,25 @@ ASK_TURNED_FIT: float | None = -0.5
 # given) 7 looks asked both of one tile, none of them a kept look: no record changed. False: both.
 ASK_ONCE = True
 # A tile at the island's edge that breaks the water rule, and without which the island keeps it, is
-# asked about as one lying off the grid (OFF_GRID_TILE) where its outline measures this far off the
-# grid or more (degrees, `slanted.tile_turns`), as far as a hand-laid tile lies (LAID), and its second
-# weakest side scores at least ASK_SIDES of the mean: short of the slant test, but the score hangs on
-# it (0 for an island that breaks the rule). Fresh stress 9537-00151 (grid detected): a loose tile
-# lying 14 degrees off in the empty corner space (0, 0) of the truth's grid, measured 10 on the
-# reader's grid (a quarter of a cell too wide there; second side 0.47), read as the island's with its
-# water edge facing in: the island invalid, 0 for 2, nothing asked. On the final readings of stress
-# 9517, 9528, 9537 (grid detected) and everyday 9041 (given), 650 photos, 38 of the 5,758 laid tiles
-# at the island's edge measure 10 degrees or more off, one of them breaking the rule alone (a back
-# measured 27, its second side 0.06: a table's lines); so do two of the three loose tiles read as the
-# island's (9537-00151, and 9517-00065: 11, 0.95, flagged already). None: not asked.
+# asked the water rule's loose-tile question (LOOSE_TILE) where its outline lies turned off the grid
+# as the slant test measures it (`slanted.tile_turns`, `_askew`), with the bar lowered to a hand-laid
+# tile's turn (LAID) and its second weakest side to ASK_SIDES of the mean: short of a loose tile's
+# turn, but the island's whole score hangs on it (0 for an island that breaks the rule). Fresh
+# stress 9537-00151 (grid detected): a loose tile lying 14 degrees off in the empty corner space
+# (0, 0) of the truth's grid, measured 10 on the reader's grid (a quarter of a cell too wide there;
+# second side 0.47), read as the island's with its water edge facing in: the island invalid, 0 for
+# 2, nothing asked. On the final readings of stress 9517, 9528, 9537 (grid detected) and everyday
+# 9041 (given), 650 photos, 38 of the 5,758 laid tiles at the island's edge measure 10 degrees or more
+# off, one of them breaking the rule alone (a back measured 27, its second side 0.06: a table's
+# lines); so do two of the three loose tiles read as the island's (9537-00151, and 9517-00065: 11,
+# 0.95, flagged already). Asked first as a tile lying off the grid (OFF_GRID_TILE) at any turn past
+# LAID, on fresh stress 9538 (grid detected) it caught nothing and cost three right readings: two
+# backs the rule makes 0-point islands asked about (00089 measured 35 degrees off, no better than
+# square to the grid; 00344 asked by the looks' carry of that doubt, `looks.CARRIED_HEADS`) and one
+# lost (00475: looks that doubt a tile so no longer vote to keep it, `looks.carried_slants`, and the
+# looks that took it out as slanted won). Hence the water rule's own question, which the looks
+# neither carry nor count against a tile, and far turns only as the slant test takes them. None: not
+# asked.
 ASK_TURN: float | None = LAID
 ASK_SIDES = 0.3
 
@@ -97,8 +105,9 @@ def without_slanted_tiles(
     pattern of squares can make a slanted square's sides); a back, one terrain all over, fits any
     turn, and its outline is all there is to go by. A front the model keeps, though a turned crop
     shows a whole kit tile as well (ASK_TURNED_FIT), stays with a check that asks whether it is
-    loose, with the score if it is; so does a tile the score hangs on, breaking the water rule alone,
-    that lies as far off the grid as a hand-laid tile can (`_askew_rule_breakers`)."""
+    loose, with the score if it is. A tile the score hangs on, breaking the water rule alone, that lies
+    as far off the grid as a hand-laid tile can (`_askew_rule_breakers`), is asked the water rule's
+    loose-tile question."""
     island = reading.island
     slants = slanted_tiles(image, reading.quad, reading.grid, edge_tiles(island), finer)
     fronts = [cell for cell in slants if not back_side_up(island.tile_at(*cell))]
@@ -123,24 +132,37 @@ def without_slanted_tiles(
                     doubted.append(cell)
     if slants:
         reading = taken_out_as_slanted(reading, set(slants))
-    return _asking_off_grid(reading, [*doubted, *_askew_rule_breakers(image, reading, doubted, finer)])
+    reading = _asking_off_grid(reading, doubted)
+    askew = _askew_rule_breakers(image, reading, doubted, finer)
+    if not askew:
+        return reading
+    return with_checks(reading, settle(reading.island, [Check(r, c, LOOSE_TILE, ()) for r, c in askew]))
 
 
 def _askew_rule_breakers(
     image: np.ndarray, reading: IslandReading, asked: list[tuple[int, int]], finer: Finer | None
 ) -> list[tuple[int, int]]:
     """The tiles of the island's edge (`edge_tiles`) that break the water rule, without which the
-    island keeps it (`rule_breakers`), and whose outline lies turned ASK_TURN or more off the grid
-    (ASK_SIDES): each may be a loose tile, and the score hangs on it. Those of `asked` are asked
-    about already."""
+    island keeps it (`rule_breakers`), and whose outline lies turned off the grid past a hand-laid
+    tile's turn (`_askew`): each may be a loose tile, and the score hangs on it. Those of `asked`
+    are asked about already."""
     if ASK_TURN is None:
         return []
     edge = set(edge_tiles(reading.island))
     cells = [cell for cell in rule_breakers(reading.island) if cell in edge and cell not in asked]
-    turns = tile_turns(image, reading.quad, reading.grid, cells, finer)
     return [
-        cell for cell, (turn, _, second) in turns.items() if abs(turn) >= ASK_TURN and second >= ASK_SIDES
+        cell
+        for cell, measured in tile_turns(image, reading.quad, reading.grid, cells, finer).items()
+        if _askew(*measured)
     ]
+
+
+def _askew(turn: float, ratio: float, second: float) -> bool:
+    """`slanted.is_slanted` with its bar lowered to ASK_TURN degrees and ASK_SIDES: past it and
+    short of SLANTED, or further off and SLANT_RATIO times as good as square to the grid."""
+    if ASK_TURN is None or second < ASK_SIDES or abs(turn) < ASK_TURN:
+        return False
+    return abs(turn) < SLANTED or ratio >= SLANT_RATIO
 
 
 def taken_out_as_slanted(reading: IslandReading, slanted: set[tuple[int, int]]) -> IslandReading:
@@ -194,6 +216,8 @@ def with_empty_space_checks(
     # a tile already asked about as lying off the grid is asked once: the water rule's question of
     # it (LOOSE_TILE) is the same one, with the same score if it is loose
     off_grid = {(c.row, c.col) for c in reading.checks if c.head == OFF_GRID_TILE} if ASK_ONCE else set()
+    # ... and one asked the water rule's question already (it lies askew: `_askew_rule_breakers`)
+    off_grid |= {(c.row, c.col) for c in reading.checks if c.head == LOOSE_TILE}
     empty = [
         (c.row, c.col) for c in reading.cells if c.source == "empty" and (c.row, c.col) not in asked_already
     ]
