@@ -281,8 +281,8 @@ def _breaking_at_the_corner():
 @pytest.mark.parametrize("turn", [-12.0, 12.0])  # measured 10 and 11: short of LOOSE
 def test_a_tile_breaking_the_water_rule_alone_lying_as_far_off_as_a_hand_laid_one_is_asked_about(turn):
     # 9537-00151 (fresh stress, grid detected): a loose tile lying in the island's empty corner space,
-    # measured 10 degrees off the reader's grid (short of the slant test), read as the island's with
-    # its forest facing out: the island invalid, 0 points, nothing asked
+    # measured 10 degrees off the reader's grid (short of the slant test), read as the island's and
+    # breaking the water rule alone: the island invalid, 0 points, nothing asked
     from vision.mondo.checks import LOOSE_TILE, island_score
 
     island = _breaking_at_the_corner()
@@ -339,7 +339,7 @@ def test_a_tile_lying_a_little_off_the_grid_is_not_asked_about_where_the_score_d
 def test_a_loose_tile_in_the_empty_corner_breaking_the_water_rule_is_asked_about(monkeypatch):
     # 9537-00151 (fresh stress, grid detected, read once as a fresh set): a loose tile lies 14 degrees
     # off in the truth's empty corner space (0, 0); the second net's grid, a quarter of a cell too
-    # wide there, measures it 10 degrees off and reads it as the island's, its forest facing out
+    # wide there, measures it 10 degrees off and reads it as the island's, its water edge facing in
     from vision.mondo import looks
     from vision.mondo.checks import LOOSE_TILE
 
