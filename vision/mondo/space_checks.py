@@ -132,11 +132,8 @@ def without_slanted_tiles(
                     doubted.append(cell)
     if slants:
         reading = taken_out_as_slanted(reading, set(slants))
-    reading = _asking_off_grid(reading, doubted)
-    askew = _askew_rule_breakers(image, reading, doubted, finer)
-    if not askew:
-        return reading
-    return with_checks(reading, settle(reading.island, [Check(r, c, LOOSE_TILE, ()) for r, c in askew]))
+    reading = _asking(reading, doubted, OFF_GRID_TILE)
+    return _asking(reading, _askew_rule_breakers(image, reading, doubted, finer), LOOSE_TILE)
 
 
 def _askew_rule_breakers(
@@ -193,14 +190,12 @@ def taken_out_as_slanted(reading: IslandReading, slanted: set[tuple[int, int]]) 
     return replace(reading, island=left, cells=cells, checks=checks, flags=flags)
 
 
-def _asking_off_grid(reading: IslandReading, cells: list[tuple[int, int]]) -> IslandReading:
-    """The reading with a check on each of `cells`: a tile kept as the island's, whose outline lies
-    turned off the grid as a loose tile's does, with the score if it is loose."""
+def _asking(reading: IslandReading, cells: list[tuple[int, int]], head: str) -> IslandReading:
+    """The reading with a check of `head` on each of `cells`, a tile kept as the island's that may
+    be loose (OFF_GRID_TILE, LOOSE_TILE), with the score if it is."""
     if not cells:
         return reading
-    return with_checks(
-        reading, settle(reading.island, [Check(r, c, OFF_GRID_TILE, ()) for r, c in sorted(cells)])
-    )
+    return with_checks(reading, settle(reading.island, [Check(r, c, head, ()) for r, c in sorted(cells)]))
 
 
 def with_empty_space_checks(
