@@ -474,3 +474,53 @@ def test_a_3x3_island_filling_the_photo_is_read_with_a_check_on_its_size():
     assert score_turn(single_island_turn("island", result.reading.island)).players[0].total == truth
     given = reader.read_with_locator(photo, grid=3)
     assert given.refusal is None and reader.SIZE_FLAG not in given.reading.flags
+
+
+def test_an_island_read_breaking_the_water_rule_on_many_edges_doubts_its_grid(monkeypatch):
+    # a player who breaks the water rule does it with a tile or so (a tile turned the wrong way breaks
+    # it on two sides, a corner tile on four); a grid a row off reads a whole row turned so
+    from tests.mondo_builders import D, F, W, full_forest_island, tile
+    from vision.mondo import reader
+
+    island = full_forest_island(3)
+    middle = tile(0, 1, F, F, W, F)  # the top row's middle tile turned half round: 2 edges
+    corner = tile(0, 0, F, W, W, F)  # the top left corner tile turned half round: 4 edges
+    right = tile(0, 2, F, F, W, W)  # the top right one: 4 edges
+
+    def laid(*tiles):
+        cells = {t.cell for t in tiles}
+        return replace(island, tiles=tuple(t for t in island.tiles if t.cell not in cells) + tiles)
+
+    assert not reader._breaks_water_widely(island)
+    assert not reader._breaks_water_widely(laid(middle))
+    assert not reader._breaks_water_widely(laid(corner))
+    assert not reader._breaks_water_widely(laid(tile(1, 1, F, W, D, F)))  # water facing in: 1 edge
+    assert reader._breaks_water_widely(laid(corner, middle))  # 6 edges
+    assert reader._breaks_water_widely(laid(corner, middle, right))  # the whole row: 10
+    monkeypatch.setattr(reader, "MANY_BROKEN_EDGES", None)
+    assert not reader._breaks_water_widely(laid(corner, middle, right))
+
+
+@pytest.mark.slow  # a stress photo drawn again and read twice: about 12 s
+def test_a_grid_a_cell_off_breaking_the_water_rule_widely_is_looked_at_again(monkeypatch):
+    # 9539-00190 (fresh stress, grid detected, read once as a fresh set): a 3x3 island in dim light,
+    # keeping the water rule, whose points total below zero (0). A look read it on a grid a cell off,
+    # breaking the rule on six edges (0 as well), with nothing to ask, and was kept. The grid is now
+    # doubted there, so the further looks are made, and one reads the island as it is.
+    from scoring.mondo.score import analyse_island
+    from vision.mondo import reader
+    from vision.photo_io import decode_photo
+    from vision.synth.dataset import make_scene
+    from vision.synth.world import World
+
+    scene = make_scene("mondo", 9539, 190, 4000, world=World(stress=True))
+    photo, truth = decode_photo(scene.jpeg), scene.truth["report"]["players"][0]
+    result = reader.read_photo_island(photo)
+    assert result.refusal is None
+    assert _report(result.reading.island)["points"] == truth["points"] and truth["valid"]
+    monkeypatch.setattr(
+        reader, "MANY_BROKEN_EDGES", None
+    )  # the reader before: the total right, its parts not
+    before = reader.read_photo_island(photo).reading
+    assert before.flags == () and len(analyse_island(before.island).invalid_edges) >= 6
+    assert _report(before.island)["total"] == truth["total"]
