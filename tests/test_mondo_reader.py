@@ -501,6 +501,32 @@ def test_an_island_read_breaking_the_water_rule_on_many_edges_doubts_its_grid(mo
     assert not reader._breaks_water_widely(laid(corner, middle, right))
 
 
+def test_a_3x3_island_read_facing_land_out_on_a_whole_side_doubts_its_grid(monkeypatch):
+    # a 3x3 window of a 4x4 island faces land out where the island goes on; a player's tile turned
+    # the wrong way faces water in as well, and a back at the border faces land out on one or two edges
+    from tests.mondo_builders import F, W, full_forest_island, tile
+    from vision.mondo import reader
+
+    island = full_forest_island(3)
+
+    def laid(base, *tiles):
+        cells = {t.cell for t in tiles}
+        return replace(base, tiles=tuple(t for t in base.tiles if t.cell not in cells) + tiles)
+
+    east_goes_on = (tile(0, 2, W, F, F, F), tile(1, 2, F, F, F, F), tile(2, 2, F, F, W, F))
+    assert not reader._faces_land_out(island)
+    assert reader._faces_land_out(laid(island, *east_goes_on))  # 3 edges out, none in
+    assert not reader._faces_land_out(laid(island, *east_goes_on[:2]))  # 2
+    assert not reader._faces_land_out(laid(island, tile(0, 0, F, F, F, F)))  # land all round: 2
+    corner_turned = tile(0, 0, F, W, W, F)  # 2 out, 2 in
+    assert not reader._faces_land_out(laid(island, corner_turned, *east_goes_on[1:]))  # 4 out, 2 in
+    big = full_forest_island(4)
+    four_east = tuple(tile(r, 3, W if r == 0 else F, F, W if r == 3 else F, F) for r in range(4))
+    assert not reader._faces_land_out(laid(big, *four_east))  # a 4x4 island goes on past no grid
+    monkeypatch.setattr(reader, "MANY_LAND_OUT", None)
+    assert not reader._faces_land_out(laid(island, *east_goes_on))
+
+
 @pytest.mark.slow  # a stress photo drawn again and read twice: about 12 s
 def test_a_grid_a_cell_off_breaking_the_water_rule_widely_is_looked_at_again(monkeypatch):
     # 9539-00190 (fresh stress, grid detected, read once as a fresh set): a 3x3 island in dim light,

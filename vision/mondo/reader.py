@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from scoring.mondo import Island
-from scoring.mondo.score import analyse_island
+from scoring.mondo.score import analyse_island, neighbour
 from vision.catalogs import load_catalog
 from vision.errors import PhotoError
 from vision.geometry import crop_quads, grid_cell_quads
@@ -107,6 +107,15 @@ SIZE_FLAG = (
 # 97.4 -> 97.6% / 97.8 -> 98.2%, wrong and unflagged 0.2 / 0.4 -> 0.0%; 9539's two such truths
 # (00059, 00437) now read right and flagged. None: never.
 MANY_BROKEN_EDGES: int | None = 6
+# A 3x3 island read with land facing out on this many outer edges or more, and no water facing in,
+# says its grid is uncertain too: it may be a 3x3 window of a 4x4 island (fresh stress 9540-00406,
+# grid detected: a 4x4 island spanning 17% of the frame read as 3x3, land facing out on 3 edges,
+# nothing asked). A player's tile turned the wrong way faces water in as well, and a back at the
+# border faces land out on one or two edges. Truths so: 1 of 2,400 (stress 9518, 9538-9540, everyday
+# 9042, 9043). Development, stress 9540 / 9539 (grid detected): 00406 wrong and unflagged -> wrong and
+# asked, 9540-00441 right -> right and asked (a look read it so, and a later one was kept); 9539 no
+# record changed. None: never.
+MANY_LAND_OUT: int | None = 3
 EMPTY_ROW_FLAG = (
     "A whole row or column at the island's edge is empty, and the photo does not show on which side: "
     "check where the empty spaces are"
@@ -572,7 +581,7 @@ def read_with_locator(
     if (
         empty > MOST_EMPTY
         or (found.score < ISLAND_DOUBT and good_tiles(reading) < len(reading.island.tiles))
-        or (refusal is None and _breaks_water_widely(reading.island))
+        or (refusal is None and (_breaks_water_widely(reading.island) or _faces_land_out(reading.island)))
     ):
         flags = (GRID_FLAG, *flags)
     if refusal is None and edge == SIZE_UNSEEN:
@@ -689,6 +698,15 @@ def backs_of(island: Island) -> int:
 def _breaks_water_widely(island: Island) -> bool:
     """Whether the island breaks the water rule on MANY_BROKEN_EDGES edges or more."""
     return MANY_BROKEN_EDGES is not None and len(analyse_island(island).invalid_edges) >= MANY_BROKEN_EDGES
+
+
+def _faces_land_out(island: Island) -> bool:
+    """Whether a 3x3 island faces land out on MANY_LAND_OUT outer edges or more, and water in on none."""
+    if MANY_LAND_OUT is None or island.grid != 3:
+        return False
+    edges = analyse_island(island).invalid_edges
+    out = sum(neighbour(island, e.row, e.col, e.side)[0] == "outside" for e in edges)
+    return out >= MANY_LAND_OUT and out == len(edges)
 
 
 def _doubtful(reading: IslandReading, found: FoundIsland) -> bool:
