@@ -550,3 +550,22 @@ def test_a_grid_a_cell_off_breaking_the_water_rule_widely_is_looked_at_again(mon
     before = reader.read_photo_island(photo).reading
     assert before.flags == () and len(analyse_island(before.island).invalid_edges) >= 6
     assert _report(before.island)["total"] == truth["total"]
+
+
+@pytest.mark.slow  # a stress photo drawn again and read twice: about 35 s
+def test_a_4x4_island_read_as_3x3_facing_land_out_asks_for_a_check(monkeypatch):
+    # 9540-00406 (fresh stress, grid detected, read once as a fresh set): a 4x4 island spanning 17% of
+    # the frame, at its corner, on a patterned table of the terrains' hues, read as a 3x3 window of
+    # it whose land faces out on 3 edges (0 for 4), with nothing asked
+    from vision.mondo import reader
+    from vision.photo_io import decode_photo
+    from vision.synth.dataset import make_scene
+    from vision.synth.world import World
+
+    scene = make_scene("mondo", 9540, 406, 4000, world=World(stress=True))
+    photo, truth = decode_photo(scene.jpeg), scene.truth["report"]["players"][0]["total"]
+    reading = reader.read_photo_island(photo).reading
+    assert _report(reading.island)["total"] == truth or reader.GRID_FLAG in reading.flags
+    monkeypatch.setattr(reader, "MANY_LAND_OUT", None)  # the reader before: wrong, nothing asked
+    before = reader.read_photo_island(photo).reading
+    assert before.grid == 3 and before.flags == () and _report(before.island)["total"] != truth
