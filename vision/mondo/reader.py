@@ -104,8 +104,8 @@ SIZE_FLAG = (
 # asked (9518-00350, 9538-00282, 9539-00114, 9539-00190) broke it on 6-9 edges, their truths on none
 # (each a 0 below zero, read as 0 again); truths breaking it on 6 or more: 4 of 1,900 islands
 # (stress 9518, 9538, 9539, everyday 9042). Development, stress 9538 / 9539 (grid detected): exact
-# 97.4 -> 97.6% / 97.8 -> 98.2%, wrong and unflagged 0.2 / 0.4 -> 0.0%; 9539's two such truths
-# (00059, 00437) now read right and flagged. None: never.
+# 97.4 -> 97.6% / 97.8 -> 98.2%, wrong and unflagged 0.2 / 0.4 -> 0.0%; of 9539's two such truths,
+# read right, 00059 is now asked about and 00437 asked once more. None: never.
 MANY_BROKEN_EDGES: int | None = 6
 # A 3x3 island read with land facing out on this many outer edges or more, and no water facing in,
 # says its grid is uncertain too: it may be a 3x3 window of a 4x4 island (fresh stress 9540-00406,
