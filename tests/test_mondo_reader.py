@@ -555,9 +555,8 @@ def test_a_grid_a_cell_off_breaking_the_water_rule_widely_is_looked_at_again(mon
     result = reader.read_photo_island(photo)
     assert result.refusal is None
     assert _report(result.reading.island)["points"] == truth["points"] and truth["valid"]
-    monkeypatch.setattr(
-        reader, "MANY_BROKEN_EDGES", None
-    )  # the reader before: the total right, its parts not
+    # the reader before: the total right, its parts not, and nothing asked
+    monkeypatch.setattr(reader, "MANY_BROKEN_EDGES", None)
     before = reader.read_photo_island(photo).reading
     assert before.flags == () and len(analyse_island(before.island).invalid_edges) >= 6
     assert _report(before.island)["total"] == truth["total"]
