@@ -15,6 +15,7 @@ from scorecam.errors import Exit, InputError
 from scorecam.photos import score_photo_file
 from scoring.mondo import score_turn, single_island_turn, turn_score_to_json
 from vision.geometry import grid_cell_quads
+from vision.mondo import rule_doubts
 from vision.synth.catalog import load_catalog
 from vision.synth.mondo_art import render_mondo_face
 from vision.synth.mondo_island import component_by_id, random_layout
@@ -401,8 +402,8 @@ def test_tiles_in_line_just_outside_the_grid_ask_for_a_check(monkeypatch):
     scene = make_scene("mondo", 9518, 256, 4000, world=World(stress=True))
     assert scene.truth["board"]["grid"] == 4
     photo = decode_photo(scene.jpeg)
-    monkeypatch.setattr(reader, "MANY_LAND_OUT", None)
-    monkeypatch.setattr(reader, "MANY_BROKEN_EDGES", None)
+    monkeypatch.setattr(rule_doubts, "MANY_LAND_OUT", None)
+    monkeypatch.setattr(rule_doubts, "MANY_BROKEN_EDGES", None)
     result = reader.read_photo_island(photo)
     assert result.reading.grid == 3 and reader.RING_FLAG in result.reading.flags
     monkeypatch.setattr(reader, "RING_CHECK_TILES", 99)
@@ -435,12 +436,12 @@ def test_tiles_of_the_island_sure_but_off_centre_in_the_ring_ask_for_a_check(mon
     assert kept.grid == 4 and kept.flags == ()
     assert total(kept.island) == total(truth) == scene.truth["report"]["players"][0]["total"]
     monkeypatch.setattr(reader, "RING_SURE_TILE", None)
-    monkeypatch.setattr(reader, "MANY_LAND_OUT", None)
-    monkeypatch.setattr(reader, "MANY_BROKEN_EDGES", None)
+    monkeypatch.setattr(rule_doubts, "MANY_LAND_OUT", None)
+    monkeypatch.setattr(rule_doubts, "MANY_BROKEN_EDGES", None)
     unchecked = reader.read_photo_island(photo).reading
     assert unchecked.grid == 3 and unchecked.flags == ()
     monkeypatch.undo()
-    assert reader._faces_land_out(unchecked.island) and reader._breaks_water_widely(unchecked.island)
+    assert rule_doubts.faces_land_out(unchecked.island) and rule_doubts.breaks_water_widely(unchecked.island)
 
 
 def test_an_island_read_mostly_back_side_up_asks_for_a_check(monkeypatch):
@@ -490,8 +491,6 @@ def test_an_island_read_breaking_the_water_rule_on_many_edges_doubts_its_grid(mo
     # it on two sides, a corner tile on four); a grid a row off reads a whole row turned so
     from mondo_builders import D, F, W, full_forest_island, tile
 
-    from vision.mondo import reader
-
     island = full_forest_island(3)
     middle = tile(0, 1, F, F, W, F)  # the top row's middle tile turned half round: 2 edges
     corner = tile(0, 0, F, W, W, F)  # the top left corner tile turned half round: 4 edges
@@ -501,22 +500,20 @@ def test_an_island_read_breaking_the_water_rule_on_many_edges_doubts_its_grid(mo
         cells = {t.cell for t in tiles}
         return replace(island, tiles=tuple(t for t in island.tiles if t.cell not in cells) + tiles)
 
-    assert not reader._breaks_water_widely(island)
-    assert not reader._breaks_water_widely(laid(middle))
-    assert not reader._breaks_water_widely(laid(corner))
-    assert not reader._breaks_water_widely(laid(tile(1, 1, F, W, D, F)))  # water facing in: 1 edge
-    assert reader._breaks_water_widely(laid(corner, middle))  # 6 edges
-    assert reader._breaks_water_widely(laid(corner, middle, right))  # the whole row: 10
-    monkeypatch.setattr(reader, "MANY_BROKEN_EDGES", None)
-    assert not reader._breaks_water_widely(laid(corner, middle, right))
+    assert not rule_doubts.breaks_water_widely(island)
+    assert not rule_doubts.breaks_water_widely(laid(middle))
+    assert not rule_doubts.breaks_water_widely(laid(corner))
+    assert not rule_doubts.breaks_water_widely(laid(tile(1, 1, F, W, D, F)))  # water facing in: 1 edge
+    assert rule_doubts.breaks_water_widely(laid(corner, middle))  # 6 edges
+    assert rule_doubts.breaks_water_widely(laid(corner, middle, right))  # the whole row: 10
+    monkeypatch.setattr(rule_doubts, "MANY_BROKEN_EDGES", None)
+    assert not rule_doubts.breaks_water_widely(laid(corner, middle, right))
 
 
 def test_a_3x3_island_read_facing_land_out_on_a_whole_side_doubts_its_grid(monkeypatch):
     # a 3x3 window of a 4x4 island faces land out where the island goes on; a player's tile turned
     # the wrong way faces water in as well, and a back at the border faces land out on one or two edges
     from mondo_builders import F, W, full_forest_island, tile
-
-    from vision.mondo import reader
 
     island = full_forest_island(3)
 
@@ -525,17 +522,17 @@ def test_a_3x3_island_read_facing_land_out_on_a_whole_side_doubts_its_grid(monke
         return replace(base, tiles=tuple(t for t in base.tiles if t.cell not in cells) + tiles)
 
     east_goes_on = (tile(0, 2, W, F, F, F), tile(1, 2, F, F, F, F), tile(2, 2, F, F, W, F))
-    assert not reader._faces_land_out(island)
-    assert reader._faces_land_out(laid(island, *east_goes_on))  # 3 edges out, none in
-    assert not reader._faces_land_out(laid(island, *east_goes_on[:2]))  # 2
-    assert not reader._faces_land_out(laid(island, tile(0, 0, F, F, F, F)))  # land all round: 2
+    assert not rule_doubts.faces_land_out(island)
+    assert rule_doubts.faces_land_out(laid(island, *east_goes_on))  # 3 edges out, none in
+    assert not rule_doubts.faces_land_out(laid(island, *east_goes_on[:2]))  # 2
+    assert not rule_doubts.faces_land_out(laid(island, tile(0, 0, F, F, F, F)))  # land all round: 2
     corner_turned = tile(0, 0, F, W, W, F)  # 2 out, 2 in
-    assert not reader._faces_land_out(laid(island, corner_turned, *east_goes_on[1:]))  # 4 out, 2 in
+    assert not rule_doubts.faces_land_out(laid(island, corner_turned, *east_goes_on[1:]))  # 4 out, 2 in
     big = full_forest_island(4)
     four_east = tuple(tile(r, 3, W if r == 0 else F, F, W if r == 3 else F, F) for r in range(4))
-    assert not reader._faces_land_out(laid(big, *four_east))  # a 4x4 island goes on past no grid
-    monkeypatch.setattr(reader, "MANY_LAND_OUT", None)
-    assert not reader._faces_land_out(laid(island, *east_goes_on))
+    assert not rule_doubts.faces_land_out(laid(big, *four_east))  # a 4x4 island goes on past no grid
+    monkeypatch.setattr(rule_doubts, "MANY_LAND_OUT", None)
+    assert not rule_doubts.faces_land_out(laid(island, *east_goes_on))
 
 
 @pytest.mark.slow  # a stress photo drawn again and read twice: about 12 s
@@ -556,7 +553,7 @@ def test_a_grid_a_cell_off_breaking_the_water_rule_widely_is_looked_at_again(mon
     assert result.refusal is None
     assert _report(result.reading.island)["points"] == truth["points"] and truth["valid"]
     # the reader before: the total right, its parts not, and nothing asked
-    monkeypatch.setattr(reader, "MANY_BROKEN_EDGES", None)
+    monkeypatch.setattr(rule_doubts, "MANY_BROKEN_EDGES", None)
     before = reader.read_photo_island(photo).reading
     assert before.flags == () and len(analyse_island(before.island).invalid_edges) >= 6
     assert _report(before.island)["total"] == truth["total"]
@@ -576,6 +573,6 @@ def test_a_4x4_island_read_as_3x3_facing_land_out_asks_for_a_check(monkeypatch):
     photo, truth = decode_photo(scene.jpeg), scene.truth["report"]["players"][0]["total"]
     reading = reader.read_photo_island(photo).reading
     assert _report(reading.island)["total"] == truth or reader.GRID_FLAG in reading.flags
-    monkeypatch.setattr(reader, "MANY_LAND_OUT", None)  # the reader before: wrong, nothing asked
+    monkeypatch.setattr(rule_doubts, "MANY_LAND_OUT", None)  # the reader before: wrong, nothing asked
     before = reader.read_photo_island(photo).reading
     assert before.grid == 3 and before.flags == () and _report(before.island)["total"] != truth

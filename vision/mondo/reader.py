@@ -15,7 +15,6 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from scoring.mondo import Island
-from scoring.mondo.score import analyse_island, neighbour
 from vision.catalogs import load_catalog
 from vision.errors import PhotoError
 from vision.geometry import crop_quads, grid_cell_quads
@@ -42,6 +41,7 @@ from vision.mondo.locator_maps import LocatorModel, load_locator
 from vision.mondo.looks import MIN_TILES, kept_reading, other_looks
 from vision.mondo.read_grids import CellReadings, GridReadings
 from vision.mondo.recentre import kit_fit, outer_ring, recentre_cells
+from vision.mondo.rule_doubts import backs_of, doubts_grid, place_rank
 from vision.mondo.space_checks import with_empty_space_checks, without_slanted_tiles
 from vision.onnx_model import OnnxModel, load_model, models_dir
 from vision.photo_io import Photo
@@ -97,25 +97,6 @@ SIZE_FLAG = (
     "The photo's edge cuts the table round this 3x3 island: if your game is 4x4, check that no row or "
     "column of the island lies outside the photo (or give the grid size)"
 )
-# An island read as breaking the water rule on this many edges or more says its grid is uncertain,
-# so the further looks are made: a grid a cell off cuts every tile along one side of the island, and
-# breaks the rule there, where a player who breaks it mostly does so with one tile (a tile turned half
-# round breaks it on two sides, at a corner on four). The stress sets' wrong readings with nothing
-# asked (9518-00350, 9538-00282, 9539-00114, 9539-00190) broke it on 6-9 edges, their truths on none
-# (each a 0 below zero, read as 0 again); truths breaking it on 6 or more: 4 of 1,900 islands
-# (stress 9518, 9538, 9539, everyday 9042). Development, stress 9538 / 9539 (grid detected): exact
-# 97.4 -> 97.6% / 97.8 -> 98.2%, wrong and unflagged 0.2 / 0.4 -> 0.0%; of 9539's two such truths,
-# read right, 00059 is now asked about and 00437 asked once more. None: never.
-MANY_BROKEN_EDGES: int | None = 6
-# A 3x3 island read with land facing out on this many outer edges or more, and no water facing in,
-# says its grid is uncertain too: it may be a 3x3 window of a 4x4 island (fresh stress 9540-00406,
-# grid detected: a 4x4 island spanning 17% of the frame read as 3x3, land facing out on 3 edges,
-# nothing asked). A player's tile turned the wrong way faces water in as well, and a back at the
-# border faces land out on one or two edges. Truths so: 1 of 2,400 (stress 9518, 9538-9540, everyday
-# 9042, 9043). Development, stress 9540 / 9539 (grid detected): 00406 wrong and unflagged -> wrong and
-# asked, 9540-00441 right -> right and asked (a look read it so, and a later one was kept); 9539 no
-# record changed. None: never.
-MANY_LAND_OUT: int | None = 3
 EMPTY_ROW_FLAG = (
     "A whole row or column at the island's edge is empty, and the photo does not show on which side: "
     "check where the empty spaces are"
@@ -309,12 +290,6 @@ def moved_tile_checks(
         readings = (("tile", float(now["present"][i, tile])), ("empty", p_empty_first))
         out.append(Check(row, col, "present", readings))
     return settle(island, out)
-
-
-def place_rank(island: Island) -> tuple[int, int]:
-    """How well a reading fits the rules, larger is better: the tiles it holds, then the fewer
-    edges that break the island (water facing in, land facing out)."""
-    return len(island.tiles), -len(analyse_island(island).invalid_edges)
 
 
 def read_best_place(
@@ -581,7 +556,7 @@ def read_with_locator(
     if (
         empty > MOST_EMPTY
         or (found.score < ISLAND_DOUBT and good_tiles(reading) < len(reading.island.tiles))
-        or (refusal is None and (_breaks_water_widely(reading.island) or _faces_land_out(reading.island)))
+        or (refusal is None and doubts_grid(reading.island))
     ):
         flags = (GRID_FLAG, *flags)
     if refusal is None and edge == SIZE_UNSEEN:
@@ -688,25 +663,6 @@ def ring_tiles(
         p_tile = probs["present"][:, list(model.heads["present"]).index("tile")]
         whole |= p_tile >= sure_tile
     return int(whole.sum())
-
-
-def backs_of(island: Island) -> int:
-    """How many of the island's tiles were read back side up."""
-    return sum(back_side_up(t) for t in island.tiles)
-
-
-def _breaks_water_widely(island: Island) -> bool:
-    """Whether the island breaks the water rule on MANY_BROKEN_EDGES edges or more."""
-    return MANY_BROKEN_EDGES is not None and len(analyse_island(island).invalid_edges) >= MANY_BROKEN_EDGES
-
-
-def _faces_land_out(island: Island) -> bool:
-    """Whether a 3x3 island faces land out on MANY_LAND_OUT outer edges or more, and water in on none."""
-    if MANY_LAND_OUT is None or island.grid != 3:
-        return False
-    edges = analyse_island(island).invalid_edges
-    out = sum(neighbour(island, e.row, e.col, e.side)[0] == "outside" for e in edges)
-    return out >= MANY_LAND_OUT and out == len(edges)
 
 
 def _doubtful(reading: IslandReading, found: FoundIsland) -> bool:
