@@ -210,9 +210,9 @@ def with_empty_space_checks(
     asked_already = {(c.row, c.col) for c in reading.checks if c.head == SLANTED_TILE}
     # a tile already asked about as lying off the grid is asked once: the water rule's question of
     # it (LOOSE_TILE) is the same one, with the same score if it is loose
-    off_grid = {(c.row, c.col) for c in reading.checks if c.head == OFF_GRID_TILE} if ASK_ONCE else set()
+    loose_asked = {(c.row, c.col) for c in reading.checks if c.head == OFF_GRID_TILE} if ASK_ONCE else set()
     # ... and one asked the water rule's question already (it lies askew: `_askew_rule_breakers`)
-    off_grid |= {(c.row, c.col) for c in reading.checks if c.head == LOOSE_TILE}
+    loose_asked |= {(c.row, c.col) for c in reading.checks if c.head == LOOSE_TILE}
     empty = [
         (c.row, c.col) for c in reading.cells if c.source == "empty" and (c.row, c.col) not in asked_already
     ]
@@ -234,7 +234,7 @@ def with_empty_space_checks(
         *(
             Check(r, c, LOOSE_TILE, ())
             for r, c in loose_tile_cells(reading.island, empty)
-            if (r, c) not in off_grid
+            if (r, c) not in loose_asked
         ),
     )
     if not checks:
