@@ -576,3 +576,30 @@ def test_a_4x4_island_read_as_3x3_facing_land_out_asks_for_a_check(monkeypatch):
     monkeypatch.setattr(rule_doubts, "MANY_LAND_OUT", None)  # the reader before: wrong, nothing asked
     before = reader.read_photo_island(photo).reading
     assert before.grid == 3 and before.flags == () and _report(before.island)["total"] != truth
+
+
+def test_a_tile_found_once_its_crop_moved_is_asked_about_once():
+    """A cell whose first crop showed no sure tile and whose moved crop shows one is asked whether
+    it holds a tile; where the decoder already asks that of the cell, from the moved crop's odds, it
+    is not asked a second time (everyday 9042-00347 asked it twice, with odds that did not add up)."""
+    from types import SimpleNamespace
+
+    from mondo_builders import full_forest_island
+
+    from vision.mondo.checks import Check
+    from vision.mondo.reader import moved_tile_checks
+
+    island = full_forest_island(3)
+    table = SimpleNamespace(labels={"present": ("empty", "tile")})
+    first = {"present": np.tile([0.1, 0.9], (9, 1))}
+    first["present"][8] = [0.8, 0.2]  # the corner (2, 2): first looked empty
+    now = {"present": np.tile([0.1, 0.9], (9, 1))}
+    now["present"][8] = [0.46, 0.54]
+    alone = moved_tile_checks(island, (8,), first, now, table, 3)
+    assert [(c.row, c.col, c.head) for c in alone] == [(2, 2, "present")]
+    assert alone[0].readings == (("tile", 0.54), ("empty", 0.8))
+    decoders = (Check(2, 2, "present", (("tile", 0.54), ("empty", 0.46))),)
+    assert moved_tile_checks(island, (8,), first, now, table, 3, asked=decoders) == ()
+    # another question of the cell, or the same question of another cell, does not stand for it
+    others = (Check(2, 2, "animals", (("1", 0.6), ("0", 0.4))), Check(0, 0, "present", (("tile", 0.6),)))
+    assert len(moved_tile_checks(island, (8,), first, now, table, 3, asked=others)) == 1

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -224,7 +224,9 @@ def read_cells(
     decoded = decode_island(
         probs, model.heads, cells, found.grid, table, use_catalog=use_catalog, evidence=evidence
     )
-    checks = decoded.checks + moved_tile_checks(decoded.island, moved, first_probs, probs, table, found.grid)
+    checks = decoded.checks + moved_tile_checks(
+        decoded.island, moved, first_probs, probs, table, found.grid, asked=decoded.checks
+    )
     decode_ms = (time.perf_counter() - start) * 1000
     reading = IslandReading(
         decoded.island,
@@ -275,17 +277,22 @@ def moved_tile_checks(
     now: dict[str, np.ndarray],
     table: CandidateTable,
     grid: int,
+    asked: Sequence[Check] = (),
 ) -> tuple[Check, ...]:
     """A check for each cell whose first crop was not sure to hold a tile (p(tile) below
     MOVED_TILE_SURE) and that holds one once its crop moved: a tile pushed out of line, or a loose
     tile lying against the island (the photo alone does not say which), so the player is asked,
-    with what the score would be without it."""
+    with what the score would be without it. A cell the decoder asks the same question of already
+    (`asked`: its checks, from the moved crop's odds) is not asked twice."""
     tile = table.labels["present"].index("tile")
+    present_asked = {(c.row, c.col) for c in asked if c.head == "present"}
     out = []
     for i in moved:
         row, col = divmod(int(i), grid)
         p_empty_first = 1.0 - float(first["present"][i, tile])
         if p_empty_first <= 1.0 - MOVED_TILE_SURE or island.tile_at(row, col) is None:
+            continue
+        if (row, col) in present_asked:
             continue
         readings = (("tile", float(now["present"][i, tile])), ("empty", p_empty_first))
         out.append(Check(row, col, "present", readings))
