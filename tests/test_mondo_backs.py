@@ -11,6 +11,7 @@ from vision.mondo import backs, reader
 from vision.mondo import looks as mondo_looks
 from vision.mondo.backs import (
     BACK_TERRAINS,
+    BACK_WEIGHT,
     MOST_LOSS,
     back_cells,
     back_evidence,
@@ -67,8 +68,8 @@ def test_back_evidence_costs_a_back_its_odds_against_the_likeliest_terrain():
     assert not evidence[:, terrains < 0].any()  # fronts
     desert = terrains == BACK_TERRAINS.index("desert")
     assert np.allclose(evidence[2, desert], 0.0)
-    assert np.allclose(evidence[2, terrains == 0], np.log(0.1 / 0.8))
-    assert np.allclose(evidence[0, (terrains >= 0) & ~desert], -MOST_LOSS)  # capped
+    assert np.allclose(evidence[2, terrains == 0], BACK_WEIGHT * np.log(0.1 / 0.8))
+    assert np.allclose(evidence[0, (terrains >= 0) & ~desert], -MOST_LOSS * BACK_WEIGHT)  # capped
 
 
 def test_back_cells_are_tiles_that_may_lie_back_side_up_on_a_land_not_sure():
@@ -114,6 +115,32 @@ def test_the_decoder_takes_the_terrain_the_evidence_names():
     with_it = decode_island(probs, model.heads, cells, 3, table, evidence=evidence)
     assert [t.edges for t in with_it.island.tiles] == [("plains",) * 4]
     assert with_it.island.tiles[0].component.face == "back"
+
+
+def test_a_sure_back_model_outweighs_four_edges_read_as_one_pale_colour(monkeypatch):
+    """Stress 9541-00434: the tile model reads a plains back's four edges as desert at 0.75 (faded
+    print, overexposed: one pale yellow at its size), the back model plains at 0.9. Each edge counts
+    in the decoder's sum; counted once, the back model is outvoted, counted BACK_WEIGHT times not."""
+    model = tile_model()
+    table = catalog_table(model)
+    desert, plains = (
+        tile_labels(tile_of(PlacedTile(_back_of(t), "back", 0, 0, 0), CATALOG)) for t in ("desert", "plains")
+    )
+    a, b, empty = _one_hot_probs(desert), _one_hot_probs(plains), _one_hot_probs(tile_labels(None))
+    cells = [(r, c) for r in range(3) for c in range(3)]
+    middle = cells.index((1, 1))
+    probs = {
+        head: np.stack([0.75 * a[head] + 0.25 * b[head] if i == middle else empty[head] for i in range(9)])
+        for head in HEADS
+    }
+
+    def read() -> tuple[str, ...]:
+        evidence = back_evidence(np.array([[0.02, 0.08, 0.9]]), np.array([middle]), 9, table)
+        return decode_island(probs, model.heads, cells, 3, table, evidence=evidence).island.tiles[0].edges
+
+    assert read() == ("plains",) * 4
+    monkeypatch.setattr(backs, "BACK_WEIGHT", 1.0)
+    assert read() == ("desert",) * 4
 
 
 def test_with_backs_anywhere_turns_that_many_fronts_on_any_cells():

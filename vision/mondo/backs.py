@@ -45,6 +45,15 @@ SURE_TERRAIN = 0.98
 # The most a back candidate loses (nats): the tile model's reading still counts against a model
 # that is sure and wrong.
 MOST_LOSS = 6.0
+# ... and what the back model says counts this many times: the tile model's four edges of a back are
+# one look at one colour, at the size where overexposure and faded print make desert and plains one
+# pale yellow, yet each counts in the decoder's sum (stress 9541-00434: edges 0.78-0.79 desert, the
+# back model 1.00 plains, read desert; the truth plains). Of the 890 backs the back model read in
+# the first look at stress 9538-9541 (grid given; build/scratch/backdata.py, not committed), the
+# decoder's choice of terrain was wrong on 20 backs of 12 photos counted once, 13 of 5 counted four
+# times (each of 2, 3, 5, 6 and 8 times: 17-21, 14-15, 13, 14, 15); the back model alone 23, the tile
+# model alone 39. 1: counted once, as before.
+BACK_WEIGHT = 4.0
 # A tile read back side up whose terrain the back model gives less than this is asked about: the
 # tile model, sure of a wrong terrain, outvotes the back model (its four edges count four times), and
 # the back model is not asked where the tile model is sure (stress 9523-00222: a plains back under a
@@ -106,12 +115,13 @@ def back_evidence(
 ) -> np.ndarray:
     """(n_cells, len(table)) log-likelihood to add to each candidate of each cell: for the cells
     ``rows`` the back model read (``terrain_probs``, in that order), a back candidate's log odds of
-    its terrain against the likeliest (at most MOST_LOSS down); 0 elsewhere and for fronts."""
+    its terrain against the likeliest (at most MOST_LOSS down), BACK_WEIGHT times; 0 elsewhere and
+    for fronts."""
     evidence = np.zeros((n_cells, len(table)))
     terrains = candidate_terrains(table)
     backs = terrains >= 0
     logp = np.log(np.maximum(terrain_probs, 1e-9))
-    odds = np.maximum(logp - logp.max(axis=1, keepdims=True), -MOST_LOSS)
+    odds = np.maximum(logp - logp.max(axis=1, keepdims=True), -MOST_LOSS) * BACK_WEIGHT
     for row, cell_odds in zip(rows, odds, strict=True):
         evidence[row, backs] = cell_odds[terrains[backs]]
     return evidence
