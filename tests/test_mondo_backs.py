@@ -94,53 +94,56 @@ def _one_hot_probs(labels: dict[str, str]) -> dict[str, np.ndarray]:
     }
 
 
+MIDDLE = 4  # the middle cell of a 3x3 grid, in reading order
+
+
+def _middle_back(desert: float) -> dict[str, np.ndarray]:
+    """The tile model's probabilities of a 3x3 grid, empty but for a back in the middle read as
+    desert at `desert` and as plains at the rest, every head alike."""
+    backs = (
+        tile_labels(tile_of(PlacedTile(_back_of(t), "back", 0, 0, 0), CATALOG)) for t in ("desert", "plains")
+    )
+    a, b = (_one_hot_probs(labels) for labels in backs)
+    empty = _one_hot_probs(tile_labels(None))
+    return {
+        head: np.stack(
+            [desert * a[head] + (1 - desert) * b[head] if i == MIDDLE else empty[head] for i in range(9)]
+        )
+        for head in HEADS
+    }
+
+
+def _read_middle(probs: dict[str, np.ndarray], back_probs: list[float] | None = None):
+    """The middle tile decoded from `probs`, with the back model's reading of it (forest, desert,
+    plains) as evidence where given."""
+    model = tile_model()
+    table = catalog_table(model)
+    cells = [(r, c) for r in range(3) for c in range(3)]
+    evidence = (
+        None if back_probs is None else back_evidence(np.array([back_probs]), np.array([MIDDLE]), 9, table)
+    )
+    (tile,) = decode_island(probs, model.heads, cells, 3, table, evidence=evidence).island.tiles
+    return tile
+
+
 def test_the_decoder_takes_the_terrain_the_evidence_names():
     """A back in the middle of a 3x3 grid that the tile model reads as desert a little more than as
     plains is read as a plains back when the back model says plains (and as desert without it)."""
-    model = tile_model()
-    table = catalog_table(model)
-    desert, plains = (
-        tile_labels(tile_of(PlacedTile(_back_of(t), "back", 0, 0, 0), CATALOG)) for t in ("desert", "plains")
-    )
-    a, b, empty = _one_hot_probs(desert), _one_hot_probs(plains), _one_hot_probs(tile_labels(None))
-    cells = [(r, c) for r in range(3) for c in range(3)]
-    middle = cells.index((1, 1))
-    probs = {
-        head: np.stack([0.55 * a[head] + 0.45 * b[head] if i == middle else empty[head] for i in range(9)])
-        for head in HEADS
-    }
-    without = decode_island(probs, model.heads, cells, 3, table)
-    assert [t.edges for t in without.island.tiles] == [("desert",) * 4]
-    evidence = back_evidence(np.array([[0.01, 0.1, 0.89]]), np.array([middle]), 9, table)
-    with_it = decode_island(probs, model.heads, cells, 3, table, evidence=evidence)
-    assert [t.edges for t in with_it.island.tiles] == [("plains",) * 4]
-    assert with_it.island.tiles[0].component.face == "back"
+    probs = _middle_back(0.55)
+    assert _read_middle(probs).edges == ("desert",) * 4
+    with_it = _read_middle(probs, [0.01, 0.1, 0.89])
+    assert with_it.edges == ("plains",) * 4
+    assert with_it.component.face == "back"
 
 
 def test_a_sure_back_model_outweighs_four_edges_read_as_one_pale_colour(monkeypatch):
     """Stress 9541-00434: the tile model reads a plains back's four edges as desert at 0.75 (faded
     print, overexposed: one pale yellow at its size), the back model plains at 0.9. Each edge counts
     in the decoder's sum; counted once, the back model is outvoted, counted BACK_WEIGHT times not."""
-    model = tile_model()
-    table = catalog_table(model)
-    desert, plains = (
-        tile_labels(tile_of(PlacedTile(_back_of(t), "back", 0, 0, 0), CATALOG)) for t in ("desert", "plains")
-    )
-    a, b, empty = _one_hot_probs(desert), _one_hot_probs(plains), _one_hot_probs(tile_labels(None))
-    cells = [(r, c) for r in range(3) for c in range(3)]
-    middle = cells.index((1, 1))
-    probs = {
-        head: np.stack([0.75 * a[head] + 0.25 * b[head] if i == middle else empty[head] for i in range(9)])
-        for head in HEADS
-    }
-
-    def read() -> tuple[str, ...]:
-        evidence = back_evidence(np.array([[0.02, 0.08, 0.9]]), np.array([middle]), 9, table)
-        return decode_island(probs, model.heads, cells, 3, table, evidence=evidence).island.tiles[0].edges
-
-    assert read() == ("plains",) * 4
+    probs = _middle_back(0.75)
+    assert _read_middle(probs, [0.02, 0.08, 0.9]).edges == ("plains",) * 4
     monkeypatch.setattr(backs, "BACK_WEIGHT", 1.0)
-    assert read() == ("desert",) * 4
+    assert _read_middle(probs, [0.02, 0.08, 0.9]).edges == ("desert",) * 4
 
 
 def test_with_backs_anywhere_turns_that_many_fronts_on_any_cells():
